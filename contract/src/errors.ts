@@ -1,0 +1,65 @@
+import { z } from "zod";
+
+/** Error types of spec 7.1; every `/v1` error carries one of them. */
+export const ZErrorType = z.enum([
+  "authentication_error",
+  "authorization_error",
+  "invalid_request_error",
+  "rate_limit_error",
+  "model_error",
+  "server_error",
+]);
+export type TErrorType = z.infer<typeof ZErrorType>;
+
+/**
+ * Every error code the service answers with, defined once with its status and type so the server,
+ * the SDK and the OpenAPI document agree.
+ */
+export const errorCodes = {
+  invalid_api_key: { status: 401, type: "authentication_error" },
+  token_environment_required: { status: 401, type: "authentication_error" },
+  insufficient_scope: { status: 403, type: "authorization_error" },
+  agent_not_allowed: { status: 403, type: "authorization_error" },
+  invalid_parameter: { status: 400, type: "invalid_request_error" },
+  missing_parameter: { status: 400, type: "invalid_request_error" },
+  unknown_parameter: { status: 400, type: "invalid_request_error" },
+  invalid_json: { status: 400, type: "invalid_request_error" },
+  agent_conflict: { status: 400, type: "invalid_request_error" },
+  unsupported_media_type: { status: 415, type: "invalid_request_error" },
+  payload_too_large: { status: 413, type: "invalid_request_error" },
+  memory_not_found: { status: 404, type: "invalid_request_error" },
+  route_not_found: { status: 404, type: "invalid_request_error" },
+  invalid_state_transition: { status: 409, type: "invalid_request_error" },
+  idempotency_key_reused: { status: 409, type: "invalid_request_error" },
+  rate_limit_exceeded: { status: 429, type: "rate_limit_error" },
+  internal_error: { status: 500, type: "server_error" },
+  service_unavailable: { status: 503, type: "server_error" },
+} as const satisfies Record<string, { status: number; type: TErrorType }>;
+
+export type TErrorCode = keyof typeof errorCodes;
+export const ZErrorCode = z.enum(Object.keys(errorCodes) as [TErrorCode, ...TErrorCode[]]);
+
+/** The error body of every `/v1` route: `{ error: { message, type, code, param? } }`. */
+export const ZErrorBody = z.object({
+  error: z.object({
+    message: z.string(),
+    type: ZErrorType,
+    code: z.string(),
+    /** The request field at fault, when one is. */
+    param: z.string().nullable().optional(),
+    /** Seconds to wait; present on 429 and repeats the Retry-After header. */
+    retry_after: z.number().int().optional(),
+  }),
+});
+export type TErrorBody = z.infer<typeof ZErrorBody>;
+
+/** The error statuses every authenticated route may answer, declared once for the routers. */
+export const commonErrorResponses = {
+  400: ZErrorBody,
+  401: ZErrorBody,
+  403: ZErrorBody,
+  413: ZErrorBody,
+  415: ZErrorBody,
+  429: ZErrorBody,
+  500: ZErrorBody,
+} as const;

@@ -1,0 +1,73 @@
+import { countTokens } from "gpt-tokenizer";
+
+export type ContextMode = "full" | "compact";
+
+export interface ContextMemory {
+  id: string;
+  text: string;
+  subject: string | null;
+  memoryKind: string;
+  confidence: number;
+  createdAt: Date;
+}
+
+export interface AssembledContext {
+  systemBlock: string;
+  /** Ids of the memories that fit in the block, most useful first. */
+  includedIds: string[];
+  tokens: number;
+}
+
+/**
+ * The default budget leaves most of the advertised 8,192-token context for the conversation and the
+ * answer: memory context should inform, not crowd out.
+ */
+export const DEFAULT_CONTEXT_TOKEN_BUDGET = 2048;
+
+const HEADER = "What the organization knows that may help (most useful first):";
+const EMPTY = "The organization has no stored memory relevant to this request.";
+
+/**
+ * Assembles the runtime context block a memory-augmented model receives as a system message: one
+ * entry per memory, in the given order, until the token budget (counted with the o200k tokenizer) is
+ * spent. Entries that would overflow are dropped whole, never cut mid-sentence.
+ */
+export function assembleContext(
+  memories: readonly ContextMemory[],
+  options: { mode: ContextMode; now: Date; tokenBudget?: number },
+): AssembledContext {
+  const budget = options.tokenBudget ?? DEFAULT_CONTEXT_TOKEN_BUDGET;
+  const lines: string[] = [HEADER];
+  const includedIds: string[] = [];
+  let tokens = countTokens(HEADER);
+  for (const memory of memories) {
+    const line = options.mode === "compact" ? compactLine(memory) : fullLine(memory, options.now);
+    const lineTokens = countTokens(`\n${line}`);
+    if (tokens + lineTokens > budget) continue;
+    lines.push(line);
+    includedIds.push(memory.id);
+    tokens += lineTokens;
+  }
+  if (includedIds.length === 0) return { systemBlock: EMPTY, includedIds, tokens: countTokens(EMPTY) };
+  return { systemBlock: lines.join("\n"), includedIds, tokens };
+}
+
+function fullLine(memory: ContextMemory, now: Date): string {
+  const about = memory.subject ? ` about ${memory.subject}` : "";
+  const details = `${memory.memoryKind}${about}, ${describeAge(memory.createdAt, now)}, confidence ${memory.confidence.toFixed(2)}`;
+  return `- [${details}] ${memory.text}`;
+}
+
+function compactLine(memory: ContextMemory): string {
+  return memory.subject ? `- ${memory.subject}: ${memory.text}` : `- ${memory.text}`;
+}
+
+/** A short, human age such as "today", "3 days ago" or "5 months ago". */
+export function describeAge(then: Date, now: Date): string {
+  const days = Math.floor((now.getTime() - then.getTime()) / 86_400_000);
+  if (days <= 0) return "today";
+  if (days === 1) return "yesterday";
+  if (days < 60) return `${days} days ago`;
+  if (days < 730) return `${Math.floor(days / 30)} months ago`;
+  return `${Math.floor(days / 365)} years ago`;
+}

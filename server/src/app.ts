@@ -1,0 +1,39 @@
+import { contract } from "@engram/contract";
+import openApiDocument from "@engram/contract/openapi.json" with { type: "json" };
+import { createExpressEndpoints } from "@ts-rest/express";
+import express, { type Express } from "express";
+import type { Logger } from "pino";
+import type { Services } from "./services";
+import { authenticate } from "./http/auth";
+import { jsonBody } from "./http/body";
+import { errorHandler, notFoundHandler, requestValidationErrorHandler } from "./http/errors";
+import { memoryRoutes } from "./http/memory-routes";
+import { requestContext } from "./http/request-context";
+
+export interface AppOptions {
+  services: Services;
+  logger: Logger;
+  /** Check every response body against the contract (on in tests; costs a parse per response). */
+  validateResponses?: boolean;
+}
+
+export function createApp({ services, logger, validateResponses = false }: AppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", false);
+  app.use(requestContext(logger));
+
+  app.get("/openapi.json", (_req, res) => {
+    res.json(openApiDocument);
+  });
+
+  app.use("/v1", authenticate(services.tokens), jsonBody);
+  createExpressEndpoints(contract.memory, memoryRoutes(services.memories), app, {
+    requestValidationErrorHandler,
+    responseValidation: validateResponses,
+  });
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

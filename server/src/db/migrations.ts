@@ -1,0 +1,135 @@
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import pg from "pg";
+import type { DatabaseConfig } from "./config";
+
+/**
+ * Applies the SQL migrations that `prisma migrate diff` produced, one folder per provider, and records
+ * them in Prisma's `_prisma_migrations` table so Prisma's own tools read the same history. Prisma's JS
+ * schema engine cannot apply migrations to Postgres offline, hence this small runner. Each migration
+ * runs in its own transaction; concurrent starters are serialised (SQLite write lock, Postgres
+ * advisory lock) so a migration is applied exactly once.
+ */
+
+export interface Migration {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export interface MigrationResult {
+  applied: string[];
+  alreadyApplied: number;
+}
+
+const MIGRATION_LOCK_ID = 72_616_913; // any constant; names this runner's advisory lock
+
+export function migrationsDir(provider: DatabaseConfig["provider"]): string {
+  // Found by walking up from this module so the same code works from src/ and from the bundled dist/.
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, "prisma", "migrations", provider);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`migrations for ${provider} not found`);
+    dir = parent;
+  }
+}
+
+export function loadMigrations(provider: DatabaseConfig["provider"]): Migration[] {
+  const dir = migrationsDir(provider);
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => {
+      const sql = readFileSync(join(dir, name, "migration.sql"), "utf8");
+      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    });
+}
+
+export async function migrate(config: DatabaseConfig): Promise<MigrationResult> {
+  const migrations = loadMigrations(config.provider);
+  return config.provider === "sqlite" ? migrateSqlite(config.file, migrations) : migratePostgres(config.url, migrations);
+}
+
+function migrateSqlite(file: string, migrations: Migration[]): MigrationResult {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, { timeout: 10_000 });
+  try {
+    db.pragma("journal_mode = WAL");
+    db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" TEXT PRIMARY KEY NOT NULL, "checksum" TEXT NOT NULL, "finished_at" DATETIME,
+      "migration_name" TEXT NOT NULL, "logs" TEXT, "rolled_back_at" DATETIME,
+      "started_at" DATETIME NOT NULL DEFAULT current_timestamp, "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0)`);
+    const applied: string[] = [];
+    for (const migration of migrations) {
+      const apply = db.transaction(() => {
+        const done = db
+          .prepare(`SELECT checksum FROM "_prisma_migrations" WHERE migration_name = ? AND finished_at IS NOT NULL AND rolled_back_at IS NULL`)
+          .get(migration.name) as { checksum: string } | undefined;
+        if (done) return assertSameChecksum(migration, done.checksum);
+        const startedAt = new Date().toISOString();
+        db.exec(migration.sql);
+        db.prepare(
+          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)`,
+        ).run(randomUUID(), migration.checksum, new Date().toISOString(), migration.name, startedAt);
+        applied.push(migration.name);
+      });
+      apply.immediate();
+    }
+    return { applied, alreadyApplied: migrations.length - applied.length };
+  } finally {
+    db.close();
+  }
+}
+
+async function migratePostgres(url: string, migrations: Migration[]): Promise<MigrationResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+    await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" VARCHAR(36) PRIMARY KEY NOT NULL, "checksum" VARCHAR(64) NOT NULL, "finished_at" TIMESTAMPTZ,
+      "migration_name" VARCHAR(255) NOT NULL, "logs" TEXT, "rolled_back_at" TIMESTAMPTZ,
+      "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`);
+    const applied: string[] = [];
+    for (const migration of migrations) {
+      const done = await client.query<{ checksum: string }>(
+        `SELECT checksum FROM "_prisma_migrations" WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+        [migration.name],
+      );
+      if (done.rows[0]) {
+        assertSameChecksum(migration, done.rows[0].checksum);
+        continue;
+      }
+      await client.query("BEGIN");
+      try {
+        const startedAt = new Date();
+        await client.query(migration.sql);
+        await client.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES ($1, $2, now(), $3, $4, 1)`,
+          [randomUUID(), migration.checksum, migration.name, startedAt],
+        );
+        await client.query("COMMIT");
+        applied.push(migration.name);
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`);
+      }
+    }
+    return { applied, alreadyApplied: migrations.length - applied.length };
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+function assertSameChecksum(migration: Migration, recorded: string): void {
+  if (recorded !== migration.checksum) {
+    throw new Error(`migration ${migration.name} was changed after it was applied (checksum differs)`);
+  }
+}

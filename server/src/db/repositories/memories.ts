@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto";
+import type { TEnvironment, TMemoryState } from "@engram/contract";
+import { foldText } from "@engram/retrieval";
+import type { MemoryRepository, MemoryScope } from "../../domain/ports";
+import type { HistoryAction, HistoryRecord, MemoryRecord, MemorySourceKind } from "../../domain/records";
+import type { PrismaTx } from "../prisma";
+
+type MemoryRow = Awaited<ReturnType<PrismaTx["memory"]["findUniqueOrThrow"]>>;
+
+function toRecord(row: MemoryRow): MemoryRecord {
+  const { searchText: _searchText, ...fields } = row;
+  return {
+    ...fields,
+    environment: row.environment as TEnvironment,
+    state: row.state as TMemoryState,
+    source: row.source as MemorySourceKind,
+  };
+}
+
+/** The organization, environment and (for agent callers) the agent's own plus shared memories. */
+function visibleIn(scope: MemoryScope) {
+  return {
+    orgId: scope.orgId,
+    environment: scope.environment,
+    ...(scope.agentSlug === null ? {} : { OR: [{ agentSlug: scope.agentSlug }, { agentSlug: null }] }),
+  };
+}
+
+export function memoryRepository(db: PrismaTx): MemoryRepository {
+  return {
+    async create(memory, at) {
+      const row = await db.memory.create({
+        data: {
+          ...memory,
+          id: `mem_${randomUUID().replaceAll("-", "")}`,
+          searchText: foldText(`${memory.subject ?? ""} ${memory.text}`),
+          createdAt: at,
+          updatedAt: at,
+        },
+      });
+      return toRecord(row);
+    },
+    async findVisible(scope, id) {
+      const row = await db.memory.findFirst({ where: { id, ...visibleIn(scope) } });
+      return row ? toRecord(row) : null;
+    },
+    async searchDurable(scope, terms, maxCandidates) {
+      if (terms.length === 0) return [];
+      const rows = await db.memory.findMany({
+        where: {
+          AND: [visibleIn(scope), { state: "durable" }, { OR: terms.map((term) => ({ searchText: { contains: term } })) }],
+        },
+        orderBy: { createdAt: "desc" },
+        take: maxCandidates,
+      });
+      return rows.map(toRecord);
+    },
+    async setState(id, state, at) {
+      return toRecord(await db.memory.update({ where: { id }, data: { state, updatedAt: at } }));
+    },
+    async recordReinforcement(id, at) {
+      const row = await db.memory.update({
+        where: { id },
+        data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: at, updatedAt: at },
+      });
+      return toRecord(row);
+    },
+    async appendHistory(entry) {
+      await db.memoryHistory.create({ data: { ...entry, id: `mhe_${randomUUID().replaceAll("-", "")}` } });
+    },
+    async history(memoryId) {
+      const rows = await db.memoryHistory.findMany({ where: { memoryId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+      return rows.map(
+        (row): HistoryRecord => ({
+          memoryId: row.memoryId,
+          action: row.action as HistoryAction,
+          fromState: row.fromState as TMemoryState | null,
+          toState: row.toState as TMemoryState,
+          actor: row.actor,
+          tokenId: row.tokenId,
+          reason: row.reason,
+          requestId: row.requestId,
+          createdAt: row.createdAt,
+        }),
+      );
+    },
+  };
+}

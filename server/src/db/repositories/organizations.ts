@@ -1,0 +1,31 @@
+import { randomUUID } from "node:crypto";
+import type { OrganizationRepository } from "../../domain/ports";
+import type { OrganizationRecord, Plan, WriteMode } from "../../domain/records";
+import type { PrismaTx } from "../prisma";
+
+type OrganizationRow = Awaited<ReturnType<PrismaTx["organization"]["findUniqueOrThrow"]>>;
+
+function toRecord(row: OrganizationRow): OrganizationRecord {
+  return { ...row, plan: row.plan as Plan, writeMode: row.writeMode as WriteMode };
+}
+
+export function organizationRepository(db: PrismaTx): OrganizationRepository {
+  return {
+    async create(input) {
+      return toRecord(await db.organization.create({ data: { id: `org_${randomUUID().replaceAll("-", "")}`, ...input } }));
+    },
+    async find(id) {
+      const row = await db.organization.findUnique({ where: { id } });
+      return row ? toRecord(row) : null;
+    },
+    async list() {
+      return (await db.organization.findMany({ orderBy: { createdAt: "asc" } })).map(toRecord);
+    },
+    count() {
+      return db.organization.count();
+    },
+    async updateWriteMode(id, writeMode) {
+      return toRecord(await db.organization.update({ where: { id }, data: { writeMode } }));
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { Repositories, Store } from "../domain/ports";
+import type { DatabaseConfig } from "./config";
+import { migrate } from "./migrations";
+import { connectPrisma, type PrismaTx } from "./prisma";
+import { agentRepository } from "./repositories/agents";
+import { idempotencyRepository } from "./repositories/idempotency";
+import { memoryRepository } from "./repositories/memories";
+import { organizationRepository } from "./repositories/organizations";
+import { tokenRepository } from "./repositories/tokens";
+
+function repositoriesOver(db: PrismaTx): Repositories {
+  return {
+    organizations: organizationRepository(db),
+    tokens: tokenRepository(db),
+    agents: agentRepository(db),
+    memories: memoryRepository(db),
+    idempotency: idempotencyRepository(db),
+  };
+}
+
+/** Brings the schema up to date, then opens the store the domain works through. */
+export async function openStore(config: DatabaseConfig): Promise<Store> {
+  await migrate(config);
+  const prisma = await connectPrisma(config);
+  return {
+    provider: config.provider,
+    ...repositoriesOver(prisma),
+    transaction: (work) => prisma.$transaction((tx) => work(repositoriesOver(tx)), { maxWait: 10_000, timeout: 20_000 }),
+    async ping() {
+      await prisma.$queryRawUnsafe("SELECT 1");
+    },
+    close: () => prisma.$disconnect(),
+  };
+}

@@ -1,0 +1,24 @@
+import type { TErrorCode } from "@engram/contract";
+
+/**
+ * The one error type services throw. The HTTP layer maps `code` to a status and type through the
+ * contract's error table; `param` names the request field at fault.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: TErrorCode,
+    message: string,
+    readonly param: string | null = null,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+/** Raised by repositories when a write collides with a unique constraint (for example a replayed key). */
+export class DuplicateKeyError extends Error {
+  constructor(readonly target: string) {
+    super(`duplicate key on ${target}`);
+    this.name = "DuplicateKeyError";
+  }
+}

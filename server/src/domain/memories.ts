@@ -1,0 +1,187 @@
+import type { TMemory, TMemoryKind, TMemoryState, TProvenance, TRetrieveResponse } from "@engram/contract";
+import { assembleContext, queryTerms, rankLexically } from "@engram/retrieval";
+import { type Caller, memoryScopeFor, requireScope } from "./access";
+import { AppError } from "./errors";
+import { type IdempotentResult, requestHash, runIdempotent } from "./idempotency";
+import { memoryView, provenanceView } from "./memory-view";
+import type { MemoryScope, Repositories, Store } from "./ports";
+import type { HistoryAction, MemoryRecord } from "./records";
+
+/** Lexical candidates considered per query before ranking; newest first when more match. */
+const MAX_CANDIDATES = 1000;
+
+export interface EncodeInput {
+  text: string;
+  subject?: string;
+  memoryKind: TMemoryKind;
+  confidence: number;
+}
+
+export interface RetrieveInput {
+  query: string;
+  limit: number;
+  includeContext: boolean;
+  contextMode: "full" | "compact";
+}
+
+export interface ControlInput {
+  reason?: string;
+  actor?: string;
+}
+
+/** What each control action requires of the memory's state, and where it leaves it. */
+const transitions = {
+  reinforced: { from: null, to: null },
+  suppressed: { from: ["durable"], to: "suppressed" },
+  restored: { from: ["suppressed"], to: "durable" },
+} as const satisfies Record<string, { from: readonly TMemoryState[] | null; to: TMemoryState | null }>;
+
+export function memoryService(store: Store) {
+  async function findOrThrow(repos: Repositories, scope: MemoryScope, id: string): Promise<MemoryRecord> {
+    const memory = await repos.memories.findVisible(scope, id);
+    // Outside the caller's boundary looks the same as absent: existence is never revealed.
+    if (!memory) throw new AppError("memory_not_found", `No memory ${id}.`, "id");
+    return memory;
+  }
+
+  async function recordAction(
+    tx: Repositories,
+    caller: Caller,
+    change: { memoryId: string; action: HistoryAction; fromState: TMemoryState | null; toState: TMemoryState },
+    input: ControlInput,
+    at: Date,
+  ): Promise<void> {
+    await tx.memories.appendHistory({
+      ...change,
+      actor: input.actor ?? `token:${caller.tokenName}`,
+      tokenId: caller.tokenId,
+      reason: input.reason ?? null,
+      requestId: caller.requestId,
+      createdAt: at,
+    });
+  }
+
+  async function control(
+    caller: Caller,
+    agent: string | null,
+    id: string,
+    action: keyof typeof transitions,
+    input: ControlInput,
+  ): Promise<{ memory: TMemory }> {
+    requireScope(caller, "memory:control");
+    const scope = memoryScopeFor(caller, agent);
+    return store.transaction(async (tx) => {
+      const memory = await findOrThrow(tx, scope, id);
+      const { from, to } = transitions[action];
+      if (from !== null && !(from as readonly TMemoryState[]).includes(memory.state)) {
+        throw new AppError("invalid_state_transition", `Cannot ${action.replace(/ed$/, "")} a ${memory.state} memory; it must be ${from.join(" or ")}.`);
+      }
+      const at = new Date();
+      const updated = to === null ? await tx.memories.recordReinforcement(id, at) : await tx.memories.setState(id, to, at);
+      await recordAction(tx, caller, { memoryId: id, action, fromState: memory.state, toState: updated.state }, input, at);
+      return { memory: memoryView(updated) };
+    });
+  }
+
+  return {
+    /** Encodes a memory in direct write mode: durable and retrievable at once. */
+    async encode(
+      caller: Caller,
+      agent: string | null,
+      input: EncodeInput,
+      idempotencyKey: string | undefined,
+    ): Promise<IdempotentResult<{ memory: TMemory }>> {
+      requireScope(caller, "memory:write");
+      const key = idempotencyKey
+        ? { orgId: caller.orgId, environment: caller.environment, route: "memory.encode", key: idempotencyKey }
+        : null;
+      return runIdempotent(store, key, requestHash({ agent, ...input }), async (tx) => {
+        const at = new Date();
+        if (agent) await tx.agents.ensure(caller.orgId, agent);
+        const memory = await tx.memories.create(
+          {
+            orgId: caller.orgId,
+            environment: caller.environment,
+            agentSlug: agent,
+            text: input.text,
+            subject: input.subject ?? null,
+            memoryKind: input.memoryKind,
+            confidence: input.confidence,
+            state: "durable",
+            source: "api",
+            sourceRequestId: caller.requestId,
+            sourceTokenId: caller.tokenId,
+            sourceActor: `token:${caller.tokenName}`,
+            idempotencyKey: idempotencyKey ?? null,
+          },
+          at,
+        );
+        await recordAction(tx, caller, { memoryId: memory.id, action: "created", fromState: null, toState: memory.state }, {}, at);
+        return { status: 201, body: { memory: memoryView(memory) } };
+      });
+    },
+
+    async retrieve(caller: Caller, agent: string | null, input: RetrieveInput): Promise<TRetrieveResponse> {
+      requireScope(caller, "memory:read");
+      const started = performance.now();
+      const terms = queryTerms(input.query);
+      const candidates = await store.memories.searchDurable(memoryScopeFor(caller, agent), terms, MAX_CANDIDATES);
+      const byId = new Map(candidates.map((memory) => [memory.id, memory]));
+      const ranked = rankLexically(terms, candidates)
+        .map((match) => ({ memory: byId.get(match.id)!, score: match.score }))
+        // Equal relevance: the more reinforced, then the newer, memory first.
+        .sort(
+          (a, b) =>
+            b.score - a.score ||
+            b.memory.reinforcementCount - a.memory.reinforcementCount ||
+            b.memory.createdAt.getTime() - a.memory.createdAt.getTime(),
+        )
+        .slice(0, input.limit);
+      const memories = ranked.map(({ memory, score }) => ({ ...memoryView(memory), score: Number(score.toFixed(6)) }));
+      if (!input.includeContext) return { memories };
+      const assembled = assembleContext(
+        ranked.map(({ memory }) => memory),
+        { mode: input.contextMode, now: new Date() },
+      );
+      return {
+        memories,
+        context: {
+          systemBlock: assembled.systemBlock,
+          mode: input.contextMode,
+          stats: {
+            candidates: candidates.length,
+            returned: memories.length,
+            tokens: assembled.tokens,
+            tookMs: Number((performance.now() - started).toFixed(2)),
+          },
+        },
+      };
+    },
+
+    reinforce: (caller: Caller, agent: string | null, id: string, input: ControlInput) => control(caller, agent, id, "reinforced", input),
+    suppress: (caller: Caller, agent: string | null, id: string, input: ControlInput) => control(caller, agent, id, "suppressed", input),
+    restore: (caller: Caller, agent: string | null, id: string, input: ControlInput) => control(caller, agent, id, "restored", input),
+
+    /** Tombstones a memory: kept for provenance and audit, gone from retrieval. Repeating it changes nothing. */
+    async tombstone(caller: Caller, agent: string | null, id: string): Promise<{ memory: TMemory }> {
+      requireScope(caller, "memory:delete");
+      const scope = memoryScopeFor(caller, agent);
+      return store.transaction(async (tx) => {
+        const memory = await findOrThrow(tx, scope, id);
+        if (memory.state === "tombstoned") return { memory: memoryView(memory) };
+        const at = new Date();
+        const updated = await tx.memories.setState(id, "tombstoned", at);
+        await recordAction(tx, caller, { memoryId: id, action: "tombstoned", fromState: memory.state, toState: "tombstoned" }, {}, at);
+        return { memory: memoryView(updated) };
+      });
+    },
+
+    async provenance(caller: Caller, agent: string | null, id: string): Promise<TProvenance> {
+      requireScope(caller, "memory:control");
+      const memory = await findOrThrow(store, memoryScopeFor(caller, agent), id);
+      return provenanceView(memory, await store.memories.history(id));
+    },
+  };
+}
+
+export type MemoryService = ReturnType<typeof memoryService>;

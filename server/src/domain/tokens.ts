@@ -1,0 +1,91 @@
+import { createHash, randomBytes } from "node:crypto";
+import { type TEnvironment, type TScope, ZAgentSlug, ZScope } from "@engram/contract";
+import type { Caller } from "./access";
+import { AppError } from "./errors";
+import type { Store } from "./ports";
+import type { TokenRecord } from "./records";
+
+const TOKEN_PREFIX = "acm_";
+const TOKEN_SHAPE = /^acm_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Tokens are 256 random bits, so a fast SHA-256 is the right hash for lookup: unlike passwords there is
+ * nothing to brute-force, and a slow hash would tax every request.
+ */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export interface NewTokenInput {
+  orgId: string;
+  name: string;
+  scopes: readonly string[];
+  environment: TEnvironment | null;
+  agentSlugs?: readonly string[] | null;
+}
+
+export function tokenService(store: Store) {
+  return {
+    /** Creates a token; the plain value is returned here once and never stored. */
+    async create(input: NewTokenInput): Promise<{ token: string; record: TokenRecord }> {
+      const scopes = [...new Set(input.scopes)].map((scope) => {
+        const parsed = ZScope.safeParse(scope);
+        if (!parsed.success) throw new AppError("invalid_parameter", `Unknown scope "${scope}".`, "scopes");
+        return parsed.data;
+      });
+      if (scopes.length === 0) throw new AppError("missing_parameter", "A token needs at least one scope.", "scopes");
+      const agentSlugs = input.agentSlugs ? [...new Set(input.agentSlugs)] : null;
+      for (const slug of agentSlugs ?? []) {
+        if (!ZAgentSlug.safeParse(slug).success) throw new AppError("invalid_parameter", `Invalid agent slug "${slug}".`, "agents");
+      }
+      if (!(await store.organizations.find(input.orgId))) {
+        throw new AppError("invalid_parameter", `No organization ${input.orgId}.`, "orgId");
+      }
+      const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
+      const record = await store.transaction((tx) =>
+        tx.tokens.create({
+          orgId: input.orgId,
+          name: input.name,
+          tokenHash: hashToken(token),
+          prefix: token.slice(0, 12),
+          scopes,
+          environment: input.environment,
+          agentSlugs,
+        }),
+      );
+      return { token, record };
+    },
+
+    list: (orgId: string) => store.tokens.list(orgId),
+
+    revoke: (id: string) => store.transaction((tx) => tx.tokens.revoke(id, new Date())),
+
+    /** Resolves a bearer token to its caller, or throws the documented 401. */
+    async authenticate(token: string | undefined, requestId: string): Promise<Caller> {
+      if (!token) throw new AppError("invalid_api_key", "Missing bearer token: send Authorization: Bearer acm_….");
+      if (!TOKEN_SHAPE.test(token)) throw new AppError("invalid_api_key", "Malformed access token: tokens look like acm_ followed by 43 characters.");
+      const record = await store.tokens.findActiveByHash(hashToken(token));
+      if (!record) throw new AppError("invalid_api_key", "Invalid or revoked access token.");
+      const org = await store.organizations.find(record.orgId);
+      if (!org) throw new AppError("invalid_api_key", "Invalid or revoked access token.");
+      if (record.environment === null && org.environmentsEnabled) {
+        throw new AppError(
+          "token_environment_required",
+          "This token has no environment binding; create a new token in the intended environment (test, staging or production).",
+        );
+      }
+      return {
+        orgId: record.orgId,
+        tokenId: record.id,
+        tokenName: record.name,
+        scopes: record.scopes as TScope[],
+        // Organizations without environments work in production, the only environment they have.
+        environment: record.environment ?? "production",
+        allowedAgents: record.agentSlugs,
+        requestId,
+      };
+    },
+  };
+}
+
+export type TokenService = ReturnType<typeof tokenService>;

@@ -1,0 +1,67 @@
+import { errorCodes, type TErrorBody, type TErrorCode } from "@engram/contract";
+import type { RequestValidationError } from "@ts-rest/express";
+import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import type { ZodError, ZodIssue } from "zod";
+import { AppError } from "../domain/errors";
+
+export function errorBody(code: TErrorCode, message: string, param: string | null = null): TErrorBody {
+  return { error: { message, type: errorCodes[code].type, code, param } };
+}
+
+export function sendError(res: Response, error: AppError): void {
+  res.status(errorCodes[error.code].status).json(errorBody(error.code, error.message, error.param));
+}
+
+/** The documented error for the first problem zod found, naming the field at fault. */
+function fromZodIssue(issue: ZodIssue, where: "body" | "path" | "header"): AppError {
+  const field = issue.path.join(".");
+  const param = where === "header" ? headerName(field) : field || null;
+  if (issue.code === "unrecognized_keys") {
+    const key = issue.keys[0] ?? "";
+    return new AppError("unknown_parameter", `Unknown field "${key}".`, field ? `${field}.${key}` : key);
+  }
+  if (issue.code === "invalid_type" && issue.received === "undefined") {
+    return new AppError("missing_parameter", `${param ?? "body"} is required.`, param);
+  }
+  if (issue.code === "invalid_type" && field === "") {
+    return new AppError("invalid_parameter", `The request body must be a JSON object (got ${issue.received}).`, null);
+  }
+  return new AppError("invalid_parameter", `${param}: ${issue.message}`, param);
+}
+
+function headerName(lowerCased: string): string {
+  return lowerCased.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
+/** Maps ts-rest's request validation failures to the documented error shape, never raw zod output. */
+export function requestValidationErrorHandler(err: RequestValidationError, _req: unknown, res: Response): void {
+  const sources: Array<[ZodError | null, "body" | "path" | "header"]> = [
+    [err.pathParams, "path"],
+    [err.headers, "header"],
+    [err.body, "body"],
+    [err.query, "body"],
+  ];
+  for (const [zodError, where] of sources) {
+    const issue = zodError?.issues[0];
+    if (issue) return sendError(res, fromZodIssue(issue, where));
+  }
+  sendError(res, new AppError("invalid_parameter", "The request is invalid."));
+}
+
+export const notFoundHandler: RequestHandler = (req, res) => {
+  sendError(res, new AppError("route_not_found", `No route ${req.method} ${req.path}.`));
+};
+
+/** body-parser's failures carry a `type`; everything else unknown becomes an opaque 500. */
+export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  if (res.headersSent) return req.socket.destroy();
+  if (error instanceof AppError) return sendError(res, error);
+  const parserType = (error as { type?: string }).type;
+  if (parserType === "entity.parse.failed") return sendError(res, new AppError("invalid_json", "The request body is not valid JSON."));
+  if (parserType === "entity.too.large") return sendError(res, new AppError("payload_too_large", "The request body is too large."));
+  if (parserType === "encoding.unsupported" || parserType === "charset.unsupported") {
+    return sendError(res, new AppError("unsupported_media_type", "Send the body as UTF-8 JSON."));
+  }
+  req.log.error({ err: error }, "unhandled error");
+  sendError(res, new AppError("internal_error", "The server failed to handle this request; it has been logged."));
+};

@@ -1,0 +1,205 @@
+import { ZErrorBody } from "@engram/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, startTestServer, type TestServer } from "./support/harness";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+async function tenantClient() {
+  const { orgId, token } = await server.newTenant();
+  return { orgId, token, api: apiClient(server.url, token) };
+}
+
+describe("encode", () => {
+  it("stores a durable memory with defaults and answers 201", async () => {
+    const { api } = await tenantClient();
+    const res = await api.memory.encode({ body: { text: "  Deploys freeze on Fridays.  " } });
+    expect(res.status).toBe(201);
+    if (res.status !== 201) return;
+    expect(res.body.memory).toMatchObject({
+      text: "Deploys freeze on Fridays.",
+      subject: null,
+      memoryKind: "fact",
+      confidence: 0.8,
+      state: "durable",
+      agent: null,
+      environment: "production",
+      source: "api",
+      reinforcementCount: 0,
+      lastReinforcedAt: null,
+    });
+    expect(res.body.memory.id).toMatch(/^mem_/);
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  it("keeps subject, kind and confidence as given", async () => {
+    const { api } = await tenantClient();
+    const res = await api.memory.encode({
+      body: { text: "Prefer squash merges.", subject: "git", memoryKind: "preference", confidence: 0.35 },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ memory: { subject: "git", memoryKind: "preference", confidence: 0.35 } });
+  });
+});
+
+describe("retrieve and its aliases", () => {
+  it("finds memories by their words and subject, best match first, within limit", async () => {
+    const { api } = await tenantClient();
+    await api.memory.encode({ body: { text: "Payments deploy with make release after CI is green.", subject: "payments" } });
+    await api.memory.encode({ body: { text: "The billing team owns invoices.", subject: "billing" } });
+    await api.memory.encode({ body: { text: "Payments retries are capped at three.", subject: "payments" } });
+    await api.memory.encode({ body: { text: "Lunch is at noon." } });
+
+    for (const route of ["retrieve", "recall", "search"] as const) {
+      const res = await api.memory[route]({ body: { query: "how do payments deploy?" } });
+      expect(res.status).toBe(200);
+      if (res.status !== 200) return;
+      expect(res.body.memories.map((m) => m.text)).toEqual([
+        "Payments deploy with make release after CI is green.",
+        "Payments retries are capped at three.",
+      ]);
+      expect(res.body.memories[0]!.score).toBeGreaterThan(res.body.memories[1]!.score);
+      expect(res.body.context).toBeUndefined();
+    }
+    const limited = await api.memory.retrieve({ body: { query: "payments", limit: 1 } });
+    expect(limited.status === 200 && limited.body.memories).toHaveLength(1);
+  });
+
+  it("returns nothing for a query that matches nothing", async () => {
+    const { api } = await tenantClient();
+    await api.memory.encode({ body: { text: "Payments deploy on Tuesdays." } });
+    const res = await api.memory.retrieve({ body: { query: "kubernetes autoscaling" } });
+    expect(res.body).toEqual({ memories: [] });
+  });
+
+  it("assembles a context block in full and compact modes", async () => {
+    const { api } = await tenantClient();
+    await api.memory.encode({ body: { text: "Incidents are declared in #incidents.", subject: "incident process", memoryKind: "procedure", confidence: 0.9 } });
+
+    const full = await api.memory.retrieve({ body: { query: "where are incidents declared", includeContext: true } });
+    expect(full.status).toBe(200);
+    if (full.status !== 200) return;
+    expect(full.body.context?.mode).toBe("full");
+    expect(full.body.context?.systemBlock).toContain("[procedure about incident process, today, confidence 0.90] Incidents are declared in #incidents.");
+    expect(full.body.context?.stats).toMatchObject({ candidates: 1, returned: 1 });
+    expect(full.body.context?.stats.tokens).toBeGreaterThan(10);
+
+    const compact = await api.memory.recall({ body: { query: "incidents", includeContext: true, contextMode: "compact" } });
+    expect(compact.status === 200 && compact.body.context?.systemBlock).toContain("- incident process: Incidents are declared in #incidents.");
+
+    const none = await api.memory.search({ body: { query: "vacation policy", includeContext: true } });
+    expect(none.status === 200 && none.body.context?.systemBlock).toBe("The organization has no stored memory relevant to this request.");
+  });
+});
+
+describe("control, provenance and tombstone", () => {
+  it("reinforce counts uses without changing state and lifts a memory above an equal one", async () => {
+    const { api } = await tenantClient();
+    const first = await api.memory.encode({ body: { text: "Staging resets nightly." } });
+    await api.memory.encode({ body: { text: "Staging resets nightly!" } });
+    const id = first.status === 201 ? first.body.memory.id : "";
+
+    const res = await api.memory.reinforce({ params: { id }, body: { reason: "answered a question", actor: "helper-bot" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ memory: { id, state: "durable", reinforcementCount: 1 } });
+    expect(res.status === 200 && res.body.memory.lastReinforcedAt).toBeTruthy();
+
+    const ranked = await api.memory.retrieve({ body: { query: "staging resets" } });
+    expect(ranked.status === 200 && ranked.body.memories[0]?.id).toBe(id);
+  });
+
+  it("suppress hides, restore brings back, and invalid transitions answer 409", async () => {
+    const { api } = await tenantClient();
+    const created = await api.memory.encode({ body: { text: "The VPN endpoint is vpn.example.com." } });
+    const id = created.status === 201 ? created.body.memory.id : "";
+
+    const suppressed = await api.memory.suppress({ params: { id }, body: { reason: "stale" } });
+    expect(suppressed.body).toMatchObject({ memory: { state: "suppressed" } });
+    expect((await api.memory.retrieve({ body: { query: "vpn endpoint" } })).body).toEqual({ memories: [] });
+
+    const again = await api.memory.suppress({ params: { id }, body: {} });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: { type: "invalid_request_error", code: "invalid_state_transition" } });
+
+    const restored = await api.memory.restore({ params: { id }, body: { reason: "still right" } });
+    expect(restored.body).toMatchObject({ memory: { state: "durable" } });
+    const restoreAgain = await api.memory.restore({ params: { id }, body: {} });
+    expect(restoreAgain.status).toBe(409);
+    expect((await api.memory.retrieve({ body: { query: "vpn endpoint" } })).body).toMatchObject({ memories: [{ id }] });
+  });
+
+  it("tombstone removes from retrieval, keeps provenance, and is final", async () => {
+    const { api } = await tenantClient();
+    const created = await api.memory.encode({ body: { text: "Old on-call rotation is weekly." } });
+    const id = created.status === 201 ? created.body.memory.id : "";
+
+    const deleted = await api.memory.delete({ params: { id } });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ memory: { id, state: "tombstoned", text: "Old on-call rotation is weekly." } });
+    expect((await api.memory.retrieve({ body: { query: "on-call rotation" } })).body).toEqual({ memories: [] });
+
+    expect((await api.memory.delete({ params: { id } })).body).toMatchObject({ memory: { state: "tombstoned" } });
+    expect((await api.memory.restore({ params: { id }, body: {} })).status).toBe(409);
+    expect((await api.memory.suppress({ params: { id }, body: {} })).status).toBe(409);
+
+    const provenance = await api.memory.provenance({ params: { id } });
+    expect(provenance.status).toBe(200);
+    expect(provenance.status === 200 && provenance.body.history.map((h) => h.action)).toEqual(["created", "tombstoned"]);
+  });
+
+  it("provenance returns the source and the whole history with who, token, reason and when", async () => {
+    const { api } = await tenantClient();
+    const created = await api.memory.encode({ body: { text: "Feature flags live in LaunchDarkly." }, extraHeaders: { "idempotency-key": "prov-1" } });
+    const id = created.status === 201 ? created.body.memory.id : "";
+    const createdRequestId = created.headers.get("x-request-id");
+    await api.memory.reinforce({ params: { id }, body: { reason: "useful", actor: "alice" } });
+    await api.memory.suppress({ params: { id }, body: { reason: "moving to Unleash" } });
+    await api.memory.restore({ params: { id }, body: {} });
+    await api.memory.delete({ params: { id } });
+
+    const res = await api.memory.provenance({ params: { id } });
+    expect(res.status).toBe(200);
+    if (res.status !== 200) return;
+    expect(res.body.memory.state).toBe("tombstoned");
+    expect(res.body.source).toMatchObject({ kind: "api", idempotencyKey: "prov-1", requestId: createdRequestId });
+    expect(res.body.source.tokenId).toMatch(/^tok_/);
+    expect(res.body.history.map((h) => [h.action, h.fromState, h.toState])).toEqual([
+      ["created", null, "durable"],
+      ["reinforced", "durable", "durable"],
+      ["suppressed", "durable", "suppressed"],
+      ["restored", "suppressed", "durable"],
+      ["tombstoned", "durable", "tombstoned"],
+    ]);
+    expect(res.body.history[1]).toMatchObject({ actor: "alice", reason: "useful", tokenId: res.body.source.tokenId });
+    expect(res.body.history[2]!.reason).toBe("moving to Unleash");
+    expect(res.body.history[3]!.actor).toMatch(/^token:/);
+    for (const entry of res.body.history) expect(entry.requestId).toMatch(/^req_/);
+  });
+
+  it("answers 404 in the documented shape for unknown memories", async () => {
+    const { api } = await tenantClient();
+    for (const res of [
+      await api.memory.reinforce({ params: { id: "mem_missing" }, body: {} }),
+      await api.memory.suppress({ params: { id: "mem_missing" }, body: {} }),
+      await api.memory.restore({ params: { id: "mem_missing" }, body: {} }),
+      await api.memory.provenance({ params: { id: "mem_missing" } }),
+      await api.memory.delete({ params: { id: "mem_missing" } }),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(ZErrorBody.parse(res.body).error).toMatchObject({ type: "invalid_request_error", code: "memory_not_found" });
+    }
+  });
+});
+
+describe("OpenAPI", () => {
+  it("serves the generated document", async () => {
+    const res = await fetch(`${server.url}/openapi.json`);
+    expect(res.status).toBe(200);
+    const document = await res.json();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.paths["/v1/memory/recall"].post.operationId).toBe("memory.recall");
+  });
+});

@@ -1,0 +1,105 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { contract, memoryScopes, type TEnvironment, type TScope } from "@engram/contract";
+import { initClient } from "@ts-rest/core";
+import pg from "pg";
+import { inject } from "vitest";
+import type { DatabaseConfig } from "../../src/db/config";
+import { connectPrisma, type PrismaDb } from "../../src/db/prisma";
+import type { Plan } from "../../src/domain/records";
+import { createLogger } from "../../src/logger";
+import { type RunningServer, startServer } from "../../src/server";
+
+export const databaseUnderTest = (process.env.ENGRAM_TEST_DATABASE ?? "sqlite") as "sqlite" | "postgres";
+
+/** A fresh, empty database for one test file: a new SQLite file, or a new database on the test Postgres. */
+export async function freshDatabase(): Promise<DatabaseConfig> {
+  if (databaseUnderTest === "sqlite") {
+    return { provider: "sqlite", file: join(mkdtempSync(join(tmpdir(), "engram-test-")), "engram.db") };
+  }
+  const adminUrl = inject("postgresAdminUrl");
+  const name = `engram_${randomUUID().replaceAll("-", "")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { provider: "postgres", url: url.toString(), poolSize: 20 };
+}
+
+export interface TestServer extends RunningServer {
+  database: DatabaseConfig;
+  /** A second connection, for assertions about what is (and is not) stored. */
+  db: PrismaDb;
+  newOrg(options?: { plan?: Plan; environmentsEnabled?: boolean; founderWorkspace?: boolean }): Promise<string>;
+  newToken(orgId: string, options?: { scopes?: TScope[]; environment?: TEnvironment | null; agents?: string[] }): Promise<string>;
+  /** An organization with one all-memory-scopes production token. */
+  newTenant(): Promise<{ orgId: string; token: string }>;
+  stop(): Promise<void>;
+}
+
+/** The real server over HTTP on a free loopback port, with response validation against the contract. */
+export async function startTestServer(): Promise<TestServer> {
+  const database = await freshDatabase();
+  const server = await startServer(
+    { port: 0, host: "127.0.0.1", dataDir: tmpdir(), database, logLevel: "silent" },
+    createLogger("silent"),
+    { validateResponses: true },
+  );
+  const db = await connectPrisma(database);
+  const { organizations, tokens } = server.services;
+  const newOrg: TestServer["newOrg"] = async (options = {}) =>
+    (await organizations.create({ name: `org-${randomUUID().slice(0, 8)}`, ...options })).id;
+  const newToken: TestServer["newToken"] = async (orgId, options = {}) =>
+    (
+      await tokens.create({
+        orgId,
+        name: `token-${randomUUID().slice(0, 8)}`,
+        scopes: options.scopes ?? [...memoryScopes],
+        environment: options.environment === undefined ? "production" : options.environment,
+        agentSlugs: options.agents ?? null,
+      })
+    ).token;
+  return {
+    ...server,
+    database,
+    db,
+    newOrg,
+    newToken,
+    async newTenant() {
+      const orgId = await newOrg();
+      return { orgId, token: await newToken(orgId) };
+    },
+    async stop() {
+      await db.$disconnect();
+      await server.close();
+    },
+  };
+}
+
+/** The contract's own typed client, checking every response body against the contract. */
+export function apiClient(baseUrl: string, token: string, headers: Record<string, string> = {}) {
+  return initClient(contract, {
+    baseUrl,
+    baseHeaders: { authorization: `Bearer ${token}`, ...headers },
+    validateResponse: true,
+    throwOnUnknownStatus: true,
+  });
+}
+
+/** Plain HTTP, for requests the typed client would refuse to make. */
+export async function rawRequest(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; token?: string; body?: string; contentType?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.body !== undefined) headers["content-type"] = init.contentType ?? "application/json";
+  const response = await fetch(baseUrl + path, { method: init.method ?? "POST", headers, body: init.body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+}
