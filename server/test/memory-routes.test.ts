@@ -152,7 +152,7 @@ describe("control, provenance and tombstone", () => {
 
   it("provenance returns the source and the whole history with who, token, reason and when", async () => {
     const { api } = await tenantClient();
-    const created = await api.memory.encode({ body: { text: "Feature flags live in LaunchDarkly." }, extraHeaders: { "idempotency-key": "prov-1" } });
+    const created = await api.memory.encode({ body: { text: "Feature flags live in LaunchDarkly." }, headers: { "idempotency-key": "prov-1" } });
     const id = created.status === 201 ? created.body.memory.id : "";
     const createdRequestId = created.headers.get("x-request-id");
     await api.memory.reinforce({ params: { id }, body: { reason: "useful", actor: "alice" } });
@@ -198,8 +198,8 @@ describe("OpenAPI", () => {
   it("serves the generated document", async () => {
     const res = await fetch(`${server.url}/openapi.json`);
     expect(res.status).toBe(200);
-    const document = await res.json();
+    const document = (await res.json()) as { openapi: string; paths: Record<string, Record<string, { operationId: string }>> };
     expect(document.openapi).toMatch(/^3\./);
-    expect(document.paths["/v1/memory/recall"].post.operationId).toBe("memory.recall");
+    expect(document.paths["/v1/memory/recall"]?.post?.operationId).toBe("memory.recall");
   });
 });

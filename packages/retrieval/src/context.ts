@@ -39,17 +39,20 @@ export function assembleContext(
   const budget = options.tokenBudget ?? DEFAULT_CONTEXT_TOKEN_BUDGET;
   const lines: string[] = [HEADER];
   const includedIds: string[] = [];
-  let tokens = countTokens(HEADER);
+  // Counting each line alone slightly overestimates the joined block (tokens merge across joins),
+  // so the running sum is a safe, cheap bound; the reported figure is the block's exact count.
+  let bound = countTokens(HEADER);
   for (const memory of memories) {
     const line = options.mode === "compact" ? compactLine(memory) : fullLine(memory, options.now);
     const lineTokens = countTokens(`\n${line}`);
-    if (tokens + lineTokens > budget) continue;
+    if (bound + lineTokens > budget) continue;
     lines.push(line);
     includedIds.push(memory.id);
-    tokens += lineTokens;
+    bound += lineTokens;
   }
   if (includedIds.length === 0) return { systemBlock: EMPTY, includedIds, tokens: countTokens(EMPTY) };
-  return { systemBlock: lines.join("\n"), includedIds, tokens };
+  const systemBlock = lines.join("\n");
+  return { systemBlock, includedIds, tokens: countTokens(systemBlock) };
 }
 
 function fullLine(memory: ContextMemory, now: Date): string {

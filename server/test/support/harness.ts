@@ -11,6 +11,7 @@ import { connectPrisma, type PrismaDb } from "../../src/db/prisma";
 import type { Plan } from "../../src/domain/records";
 import { createLogger } from "../../src/logger";
 import { type RunningServer, startServer } from "../../src/server";
+import "./provided-context";
 
 export const databaseUnderTest = (process.env.ENGRAM_TEST_DATABASE ?? "sqlite") as "sqlite" | "postgres";
 

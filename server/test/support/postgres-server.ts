@@ -4,17 +4,12 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import "./provided-context";
 
 /**
  * Starts a throwaway Postgres 15 server from the local binaries on a free loopback port for the test
  * run, and stops it afterwards. A missing Postgres fails the run; it is never skipped.
  */
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    postgresAdminUrl: string;
-  }
-}
 
 const BIN_DIRS = [process.env.PG_BIN_DIR, "/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/17/bin"];
 

@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "../src/openapi";
+
+const committed = JSON.parse(readFileSync(new URL("../openapi.json", import.meta.url), "utf8"));
+const generated = buildOpenApiDocument();
+
+describe("openapi.json", () => {
+  it("is what the contract generates (run `pnpm openapi` after changing the contract)", () => {
+    expect(committed).toEqual(JSON.parse(JSON.stringify(generated)));
+  });
+
+  it("declares bearer security, an operation id and the error responses on every operation", () => {
+    expect(generated.components?.securitySchemes?.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(generated.security).toEqual([{ bearerAuth: [] }]);
+    const operations = Object.values(generated.paths).flatMap((item) => Object.values(item as Record<string, { operationId?: string; responses: object }>));
+    expect(operations.length).toBeGreaterThanOrEqual(18);
+    const ids = operations.map((op) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const op of operations) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["400", "401", "403", "429", "500"]));
+  });
+
+  it("carries request examples for the write and retrieve routes", () => {
+    const encode = generated.paths["/v1/memory"]?.post;
+    expect(encode?.requestBody).toMatchObject({ content: { "application/json": { example: { text: expect.any(String) } } } });
+    const recall = generated.paths["/v1/memory/recall"]?.post;
+    expect(recall?.requestBody).toMatchObject({ content: { "application/json": { example: { query: expect.any(String) } } } });
+  });
+});

@@ -1,0 +1,50 @@
+import { countTokens } from "gpt-tokenizer";
+import { describe, expect, it } from "vitest";
+import { assembleContext, describeAge } from "../src/context";
+
+const now = new Date("2026-11-22T12:00:00Z");
+const memory = (id: string, text: string, daysAgo = 0) => ({
+  id,
+  text,
+  subject: "payments",
+  memoryKind: "fact",
+  confidence: 0.75,
+  createdAt: new Date(now.getTime() - daysAgo * 86_400_000),
+});
+
+describe("context assembly", () => {
+  it("lists memories in order with kind, subject, age and confidence", () => {
+    const block = assembleContext([memory("a", "Deploys need approval.", 3), memory("b", "Refunds take 5 days.")], { mode: "full", now });
+    expect(block.systemBlock.split("\n")).toEqual([
+      "What the organization knows that may help (most useful first):",
+      "- [fact about payments, 3 days ago, confidence 0.75] Deploys need approval.",
+      "- [fact about payments, today, confidence 0.75] Refunds take 5 days.",
+    ]);
+    expect(block.includedIds).toEqual(["a", "b"]);
+    expect(block.tokens).toBe(countTokens(block.systemBlock));
+  });
+
+  it("writes one short line per memory in compact mode", () => {
+    const block = assembleContext([memory("a", "Deploys need approval.")], { mode: "compact", now });
+    expect(block.systemBlock.split("\n")[1]).toBe("- payments: Deploys need approval.");
+  });
+
+  it("never exceeds the token budget and drops whole entries", () => {
+    const memories = Array.from({ length: 50 }, (_, i) => memory(`m${i}`, `Fact number ${i} about the payments ledger and its many reconciliation rules.`));
+    const block = assembleContext(memories, { mode: "full", now, tokenBudget: 200 });
+    expect(block.tokens).toBeLessThanOrEqual(200);
+    expect(countTokens(block.systemBlock)).toBe(block.tokens);
+    expect(block.includedIds.length).toBeGreaterThan(3);
+    expect(block.includedIds.length).toBeLessThan(50);
+    expect(block.includedIds).toEqual(memories.slice(0, block.includedIds.length).map((m) => m.id));
+  });
+
+  it("says plainly when nothing is known", () => {
+    expect(assembleContext([], { mode: "full", now }).systemBlock).toBe("The organization has no stored memory relevant to this request.");
+  });
+
+  it("describes ages in human terms", () => {
+    const ago = (days: number) => describeAge(new Date(now.getTime() - days * 86_400_000), now);
+    expect([ago(0), ago(1), ago(10), ago(90), ago(800)]).toEqual(["today", "yesterday", "10 days ago", "3 months ago", "2 years ago"]);
+  });
+});
