@@ -44,9 +44,12 @@ export async function startServer(
       closing ??= (async () => {
         clearInterval(sweep);
         const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Keep-alive connections become idle as their last response ends; close each as soon as it does.
+        const reapIdle = setInterval(() => server.closeIdleConnections(), 50);
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await drained;
+        clearInterval(reapIdle);
         clearTimeout(force);
         await store.close();
       })();
