@@ -1,62 +1,10 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { startLocalPostgres } from "./local-postgres";
 import "./provided-context";
 
-/**
- * Starts a throwaway Postgres 15 server from the local binaries on a free loopback port for the test
- * run, and stops it afterwards. A missing Postgres fails the run; it is never skipped.
- */
-
-const BIN_DIRS = [process.env.PG_BIN_DIR, "/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/17/bin"];
-
-function postgresBinDir(): string {
-  const found = BIN_DIRS.find((dir) => dir && existsSync(join(dir, "initdb")));
-  if (!found) throw new Error("Postgres server binaries not found (looked in /usr/lib/postgresql/*/bin); install postgresql-15");
-  return found;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Postgres refuses to run as root; as root, run its binaries as the postgres user. */
-function runPostgresCommand(binary: string, args: string[]): void {
-  const asRoot = process.getuid?.() === 0;
-  const command = asRoot ? "su" : binary;
-  const argv = asRoot ? ["postgres", "-s", "/bin/sh", "-c", [binary, ...args].map(shellQuote).join(" ")] : args;
-  const result = spawnSync(command, argv, { encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`${binary} failed: ${result.stderr || result.stdout}`);
-}
-
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", "'\\''")}'`;
-}
-
+/** Vitest global setup: one Postgres server for the run, stopped afterwards. */
 export default async function setup(project: TestProject): Promise<() => void> {
-  const bin = postgresBinDir();
-  const dir = mkdtempSync(join(tmpdir(), "engram-pg-"));
-  chmodSync(dir, 0o777);
-  if (process.getuid?.() === 0) execFileSync("chown", ["postgres", dir]);
-  const dataDir = join(dir, "data");
-  const port = await freePort();
-  runPostgresCommand(join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  runPostgresCommand(join(bin, "pg_ctl"), ["-D", dataDir, "-o", serverOptions, "-l", join(dir, "server.log"), "-w", "start"]);
-  project.provide("postgresAdminUrl", `postgresql://postgres@127.0.0.1:${port}/postgres`);
-
-  return () => {
-    runPostgresCommand(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const postgres = await startLocalPostgres();
+  project.provide("postgresAdminUrl", postgres.adminUrl);
+  return () => postgres.stop();
 }

@@ -1,0 +1,103 @@
+/**
+ * `pnpm bench`: throughput and latency of the memory service on SQLite and on a local Postgres, through
+ * the service layer and over HTTP. Each run uses fresh databases and the same synthetic data.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { DatabaseConfig } from "../src/db/config";
+import type { Caller } from "../src/domain/access";
+import { createLogger } from "../src/logger";
+import { startServer } from "../src/server";
+import { startLocalPostgres } from "../test/support/local-postgres";
+import { benchmarkQueries, syntheticMemories } from "./corpus";
+
+const MEMORIES = Number(process.env.BENCH_MEMORIES ?? 10_000);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 500);
+
+interface Row {
+  database: string;
+  measure: string;
+  value: string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function latencySummary(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return `p50 ${percentile(sorted, 50).toFixed(2)} ms, p95 ${percentile(sorted, 95).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms`;
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+async function benchDatabase(name: string, database: DatabaseConfig): Promise<Row[]> {
+  const rows: Row[] = [];
+  const server = await startServer({ port: 0, host: "127.0.0.1", dataDir: tmpdir(), database, logLevel: "silent" }, createLogger("silent"));
+  try {
+    const { organizations, tokens, memories } = server.services;
+    const org = await organizations.create({ name: "bench" });
+    const { token } = await tokens.create({ orgId: org.id, name: "bench", scopes: ["memory:read", "memory:write"], environment: "production" });
+    const caller: Caller = await tokens.authenticate(token, "bench");
+
+    const corpus = [...syntheticMemories(MEMORIES)];
+    const encodeStart = performance.now();
+    for (const memory of corpus) await memories.encode(caller, null, memory, undefined);
+    const encodeSeconds = (performance.now() - encodeStart) / 1000;
+    rows.push({ database: name, measure: `encode ${MEMORIES} memories (service layer, sequential)`, value: `${Math.round(MEMORIES / encodeSeconds)} memories/s` });
+
+    const serviceSamples: number[] = [];
+    for (let i = 0; i < QUERIES; i++) {
+      const query = benchmarkQueries[i % benchmarkQueries.length]!;
+      serviceSamples.push(await timed(() => memories.retrieve(caller, null, { query, limit: 10, includeContext: true, contextMode: "full" })));
+    }
+    rows.push({ database: name, measure: `retrieve with context at ${MEMORIES} memories (service layer)`, value: latencySummary(serviceSamples) });
+
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const httpSamples: number[] = [];
+    for (let i = 0; i < QUERIES; i++) {
+      const body = JSON.stringify({ query: benchmarkQueries[i % benchmarkQueries.length], limit: 10 });
+      httpSamples.push(await timed(async () => (await fetch(`${server.url}/v1/memory/retrieve`, { method: "POST", headers, body })).arrayBuffer()));
+    }
+    rows.push({ database: name, measure: `retrieve at ${MEMORIES} memories (HTTP, keep-alive)`, value: latencySummary(httpSamples) });
+
+    const httpWrites = 1000;
+    const writeStart = performance.now();
+    for (let i = 0; i < httpWrites; i++) {
+      const body = JSON.stringify({ text: `HTTP benchmark memory ${i} about the ledger service.` });
+      await (await fetch(`${server.url}/v1/memory`, { method: "POST", headers: { ...headers, "idempotency-key": `bench-${i}` }, body })).arrayBuffer();
+    }
+    rows.push({ database: name, measure: `encode over HTTP with Idempotency-Key (sequential)`, value: `${Math.round(httpWrites / ((performance.now() - writeStart) / 1000))} memories/s` });
+  } finally {
+    await server.close();
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  rows.push(...(await benchDatabase("sqlite", { provider: "sqlite", file: join(mkdtempSync(join(tmpdir(), "engram-bench-")), "engram.db") })));
+
+  const postgres = await startLocalPostgres();
+  try {
+    const admin = new pg.Client({ connectionString: postgres.adminUrl });
+    await admin.connect();
+    await admin.query("CREATE DATABASE engram_bench");
+    await admin.end();
+    rows.push(...(await benchDatabase("postgres", { provider: "postgres", url: postgres.adminUrl.replace(/\/postgres$/, "/engram_bench") })));
+  } finally {
+    postgres.stop();
+  }
+
+  console.log(`\nEngram benchmark (${MEMORIES} memories, ${QUERIES} queries each; ${new Date().toISOString()})\n`);
+  const width = Math.max(...rows.map((r) => r.measure.length));
+  for (const row of rows) console.log(`${row.database.padEnd(9)} ${row.measure.padEnd(width)}  ${row.value}`);
+}
+
+await main();
