@@ -1,16 +1,18 @@
 import { initContract } from "@ts-rest/core";
 import { commonErrorResponses } from "./errors";
+import { eventsContract } from "./events";
 import { memoryContract } from "./memory";
 
 export * from "./common";
 export * from "./errors";
+export * from "./events";
 export * from "./memory";
 
 const c = initContract();
 
 /** Every public route of the service, shared by the server, the SDK and the OpenAPI document. */
 export const contract = c.router(
-  { memory: memoryContract },
+  { events: eventsContract, memory: memoryContract },
   { strictStatusCodes: true, commonResponses: commonErrorResponses },
 );
 export type TContract = typeof contract;

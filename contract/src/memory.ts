@@ -103,6 +103,18 @@ export const ZProvenance = z.object({
     tokenId: z.string().nullable(),
     requestId: z.string().nullable(),
     idempotencyKey: z.string().nullable(),
+    /** The developer event the memory was triaged from, when its source is `developer_event`. */
+    event: z
+      .object({
+        id: z.string(),
+        type: z.string(),
+        source: z.string().nullable(),
+        subject: z.string().nullable(),
+        metadata: z.record(z.unknown()).nullable(),
+        idempotencyKey: z.string(),
+        receivedAt: ZIsoDate,
+      })
+      .nullable(),
   }),
   history: z.array(
     z.object({

@@ -60,3 +60,22 @@ export const benchmarkQueries = [
   "PagerDuty alert rollback",
   "Kafka to Redis decision",
 ];
+
+const eventKinds = ["deploy.completed", "deploy.started", "incident.opened", "incident.resolved", "ci.run.failed", "ci.run.succeeded", "pr.opened", "pr.merged", "review.finding", "support.ticket.opened", "vendor.webhook"];
+
+/** Developer events as CI, deploy tooling, incident tools and code review send them; each one distinct. */
+export function* syntheticEvents(count: number, seed = 7) {
+  const random = seededRandom(seed);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
+  for (let i = 0; i < count; i++) {
+    const type = pick(eventKinds);
+    const service = pick(services);
+    yield {
+      type,
+      text: `${type} for ${service} #${i}: ${pick(people)} via ${pick(tools)}`,
+      source: pick(["github", "argocd", "pagerduty", "circleci", "zendesk"]),
+      subject: type.startsWith("incident") ? `INC-${Math.floor(random() * 500)}` : service,
+      metadata: { service, version: `v1.${Math.floor(random() * 40)}.${i % 10}`, environment: pick(["prod-eu", "prod-us", "staging"]), run: i },
+    };
+  }
+}

@@ -8,13 +8,28 @@ import { join } from "node:path";
 import pg from "pg";
 import type { DatabaseConfig } from "../src/db/config";
 import type { Caller } from "../src/domain/access";
+import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/tokens";
 import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";
 import { startLocalPostgres } from "../test/support/local-postgres";
-import { benchmarkQueries, syntheticMemories } from "./corpus";
+import { benchmarkQueries, syntheticEvents, syntheticMemories } from "./corpus";
+import { loadFromWorker } from "./http-load";
 
 const MEMORIES = Number(process.env.BENCH_MEMORIES ?? 10_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 500);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
+/** Requests in flight at once for the concurrent measurements, as several producers would send them. */
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+
+/** Runs `task(i)` for i < count with at most `limit` running at once. */
+async function pool(count: number, limit: number, task: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, count) }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}
 
 interface Row {
   database: string;
@@ -39,12 +54,26 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 async function benchDatabase(name: string, database: DatabaseConfig): Promise<Row[]> {
   const rows: Row[] = [];
-  const server = await startServer({ port: 0, host: "127.0.0.1", dataDir: tmpdir(), database, logLevel: "silent" }, createLogger("silent"));
+  const server = await startServer({ port: 0, host: "127.0.0.1", dataDir: tmpdir(), database, logLevel: "silent", authCacheMs: DEFAULT_AUTH_CACHE_MS }, createLogger("silent"));
   try {
     const { organizations, tokens, memories } = server.services;
     const org = await organizations.create({ name: "bench" });
     const { token } = await tokens.create({ orgId: org.id, name: "bench", scopes: ["memory:read", "memory:write"], environment: "production" });
     const caller: Caller = await tokens.authenticate(token, "bench");
+
+    const events = [...syntheticEvents(EVENTS * 2)];
+    const serviceStart = performance.now();
+    await pool(EVENTS, CONCURRENCY, (i) => server.services.events.ingest({ ...caller, requestId: `bench-${i}` }, events[i]!, undefined));
+    rows.push({ database: name, measure: `ingest ${EVENTS} events (service layer, ${CONCURRENCY} in flight)`, value: `${Math.round(EVENTS / ((performance.now() - serviceStart) / 1000))} events/s` });
+
+    const httpMs = await loadFromWorker({
+      url: `${server.url}/v1/memory/events`,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      bodies: events.slice(EVENTS).map((event) => JSON.stringify(event)),
+      concurrency: CONCURRENCY,
+      expectStatus: 201,
+    });
+    rows.push({ database: name, measure: `ingest ${EVENTS} events (HTTP, ${CONCURRENCY} concurrent clients)`, value: `${Math.round(EVENTS / (httpMs / 1000))} events/s` });
 
     const corpus = [...syntheticMemories(MEMORIES)];
     const encodeStart = performance.now();

@@ -7,6 +7,7 @@ import type { Services } from "./services";
 import { authenticate } from "./http/auth";
 import { jsonBody } from "./http/body";
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from "./http/errors";
+import { eventRoutes } from "./http/event-routes";
 import { memoryRoutes } from "./http/memory-routes";
 import { requestContext } from "./http/request-context";
 
@@ -28,10 +29,9 @@ export function createApp({ services, logger, validateResponses = false }: AppOp
   });
 
   app.use("/v1", authenticate(services.tokens), jsonBody);
-  createExpressEndpoints(contract.memory, memoryRoutes(services.memories), app, {
-    requestValidationErrorHandler,
-    responseValidation: validateResponses,
-  });
+  const endpointOptions = { requestValidationErrorHandler, responseValidation: validateResponses };
+  createExpressEndpoints(contract.events, eventRoutes(services.events), app, endpointOptions);
+  createExpressEndpoints(contract.memory, memoryRoutes(services.memories), app, endpointOptions);
 
   app.use(notFoundHandler);
   app.use(errorHandler);

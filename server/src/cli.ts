@@ -1,15 +1,13 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { ZEnvironment, memoryScopes } from "@engram/contract";
+import * as admin from "./cli/admin";
+import { serve } from "./cli/serve";
+import { UsageError } from "./cli/usage";
 import { configFromEnv } from "./config";
 import { migrate } from "./db/migrations";
 import { openStore } from "./db/store";
 import { AppError } from "./domain/errors";
-import { plans } from "./domain/organizations";
-import type { Plan } from "./domain/records";
-import { createLogger } from "./logger";
-import { startServer } from "./server";
-import { createServices, type Services } from "./services";
+import { createServices } from "./services";
 
 const USAGE = `engram — organization memory for AI assistants
 
@@ -18,10 +16,15 @@ Usage:
   engram migrate                                 apply pending database migrations
   engram org create --name NAME [--plan free|spark|seed|rise|boost] [--founder] [--no-environments]
   engram org list
+  engram org write-mode ORG_ID direct|candidate  candidate review needs a paid plan, never a founder workspace
   engram token create --org ORG_ID --name NAME [--scopes s1,s2] [--environment test|staging|production]
                       [--agents slug1,slug2]     print a new token (shown once)
   engram token list --org ORG_ID
   engram token revoke TOKEN_ID
+  engram candidate list --org ORG_ID [--environment ENV]
+  engram candidate promote|reject MEMORY_ID [--reason TEXT] [--actor NAME]
+  engram events stats --org ORG_ID               events received per type, known and unknown
+  engram workflows list --org ORG_ID [--environment ENV]
 
 Configuration comes from PORT, ENGRAM_DATA_DIR, DATABASE_URL and LOG_LEVEL (see the README).`;
 
@@ -34,139 +37,50 @@ const options = {
   scopes: { type: "string" },
   environment: { type: "string" },
   agents: { type: "string" },
+  reason: { type: "string" },
+  actor: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true });
-  const [command, sub, arg] = positionals;
+  const [command, sub, arg, arg2] = positionals;
   if (values.help || !command) return void console.log(USAGE);
   const config = configFromEnv();
 
   if (command === "serve") return serve();
   if (command === "migrate") {
     const result = await migrate(config.database);
-    console.log(result.applied.length ? `applied: ${result.applied.join(", ")}` : "database is up to date");
-    return;
+    return void console.log(result.applied.length ? `applied: ${result.applied.join(", ")}` : "database is up to date");
   }
+
+  const commands: Record<string, (services: ReturnType<typeof createServices>) => Promise<void>> = {
+    "org create": (s) => admin.createOrg(s, values),
+    "org list": (s) => admin.listOrgs(s),
+    "org write-mode": (s) => admin.setWriteMode(s, arg, arg2),
+    "token create": (s) => admin.createToken(s, values),
+    "token list": (s) => admin.listTokens(s, values),
+    "token revoke": (s) => admin.revokeToken(s, arg),
+    "candidate list": (s) => admin.listCandidates(s, values),
+    "candidate promote": (s) => admin.reviewCandidate(s, "promote", arg, values),
+    "candidate reject": (s) => admin.reviewCandidate(s, "reject", arg, values),
+    "events stats": (s) => admin.eventStats(s, values),
+    "workflows list": (s) => admin.listWorkflows(s, values),
+  };
+  const run = commands[`${command} ${sub ?? ""}`.trim()];
+  if (!run) throw new UsageError(`unknown command "${positionals.join(" ")}"; see engram --help`);
 
   const store = await openStore(config.database);
   try {
-    const services = createServices(store);
-    const key = `${command} ${sub ?? ""}`.trim();
-    if (key === "org create") return await createOrg(services, values);
-    if (key === "org list") return await listOrgs(services);
-    if (key === "token create") return await createToken(services, values);
-    if (key === "token list") return await listTokens(services, required(values.org, "--org"));
-    if (key === "token revoke") {
-      const revoked = await services.tokens.revoke(required(arg, "TOKEN_ID"));
-      if (!revoked) throw new UsageError(`no token ${arg}`);
-      return void console.log(`revoked ${arg}`);
-    }
-    throw new UsageError(`unknown command "${key}"`);
+    await run(createServices(store));
   } finally {
     await store.close();
   }
 }
 
-async function serve(): Promise<void> {
-  const config = configFromEnv();
-  const logger = createLogger(config.logLevel);
-  const server = await startServer(config, logger);
-  logger.info({ url: server.url, database: config.database.provider }, "engram listening");
-  await greetFirstRun(server.services, server.url);
-  const stop = (signal: string) => {
-    logger.info({ signal }, "shutting down");
-    server.close().then(
-      () => process.exit(0),
-      (err) => {
-        logger.error({ err }, "shutdown failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-}
-
-/** On an empty database, make a development organization and a token so the API can be tried at once. */
-async function greetFirstRun(services: Services, url: string): Promise<void> {
-  if ((await services.organizations.count()) > 0) return;
-  const org = await services.organizations.create({ name: "Development" });
-  const { token } = await services.tokens.create({
-    orgId: org.id,
-    name: "development",
-    scopes: [...memoryScopes, "inference:chat"],
-    environment: "production",
-  });
-  console.log(
-    [
-      "",
-      "First run: created the organization \"Development\" (" + org.id + ") and a production token",
-      "with all memory scopes. It is shown only this once:",
-      "",
-      `  export ENGRAM_TOKEN=${token}`,
-      "",
-      `Try: curl -s ${url}/v1/memory -H "Authorization: Bearer $ENGRAM_TOKEN" -H 'Content-Type: application/json' -d '{"text":"Hello, Engram"}'`,
-      "",
-    ].join("\n"),
-  );
-}
-
-async function createOrg(services: Services, values: Record<string, unknown>): Promise<void> {
-  const plan = (values.plan as string | undefined) ?? "free";
-  if (!plans.includes(plan as Plan)) throw new UsageError(`--plan must be one of ${plans.join(", ")}`);
-  const org = await services.organizations.create({
-    name: required(values.name as string | undefined, "--name"),
-    plan: plan as Plan,
-    founderWorkspace: Boolean(values.founder),
-    environmentsEnabled: !values["no-environments"],
-  });
-  console.log(`created organization ${org.id} (${org.name}, plan ${org.plan})`);
-}
-
-async function listOrgs(services: Services): Promise<void> {
-  for (const org of await services.organizations.list()) {
-    console.log(`${org.id}\t${org.name}\tplan=${org.plan}\twriteMode=${org.writeMode}${org.founderWorkspace ? "\tfounder" : ""}`);
-  }
-}
-
-async function createToken(services: Services, values: Record<string, unknown>): Promise<void> {
-  const environment = ZEnvironment.safeParse((values.environment as string | undefined) ?? "production");
-  if (!environment.success) throw new UsageError("--environment must be test, staging or production");
-  const { token, record } = await services.tokens.create({
-    orgId: required(values.org as string | undefined, "--org"),
-    name: required(values.name as string | undefined, "--name"),
-    scopes: list(values.scopes as string | undefined) ?? [...memoryScopes],
-    environment: environment.data,
-    agentSlugs: list(values.agents as string | undefined),
-  });
-  console.log(`created token ${record.id} (${record.environment}; ${record.scopes.join(" ")}${record.agentSlugs ? `; agents ${record.agentSlugs.join(",")}` : ""})`);
-  console.log("It is shown only this once:");
-  console.log(token);
-}
-
-async function listTokens(services: Services, orgId: string): Promise<void> {
-  for (const token of await services.tokens.list(orgId)) {
-    const state = token.revokedAt ? `revoked ${token.revokedAt.toISOString()}` : "active";
-    const agents = token.agentSlugs ? `\tagents=${token.agentSlugs.join(",")}` : "";
-    console.log(`${token.id}\t${token.prefix}…\t${token.name}\t${token.environment ?? "unbound"}\t${token.scopes.join(" ")}\t${state}${agents}`);
-  }
-}
-
-class UsageError extends Error {}
-
-function required(value: string | undefined, name: string): string {
-  if (!value) throw new UsageError(`${name} is required`);
-  return value;
-}
-
-function list(value: string | undefined): string[] | null {
-  return value ? value.split(",").map((item) => item.trim()).filter(Boolean) : null;
-}
-
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof AppError) {
+  const parseError = error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
+  if (error instanceof UsageError || error instanceof AppError || parseError) {
     console.error(`engram: ${error.message}`);
     process.exitCode = 2;
     return;

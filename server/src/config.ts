@@ -1,4 +1,5 @@
 import { databaseConfigFrom, type DatabaseConfig } from "./db/config";
+import { DEFAULT_AUTH_CACHE_MS } from "./domain/tokens";
 
 export interface ServerConfig {
   port: number;
@@ -6,6 +7,8 @@ export interface ServerConfig {
   dataDir: string;
   database: DatabaseConfig;
   logLevel: string;
+  /** ENGRAM_AUTH_CACHE_MS: how long a verified token is trusted without a database read. */
+  authCacheMs: number;
 }
 
 /** Reads the documented environment variables (README, "Configuration"). */
@@ -13,11 +16,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   const port = Number(env.PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   const dataDir = env.ENGRAM_DATA_DIR ?? "./data";
+  const authCacheMs = Number(env.ENGRAM_AUTH_CACHE_MS ?? DEFAULT_AUTH_CACHE_MS);
+  if (!Number.isInteger(authCacheMs) || authCacheMs < 0) throw new Error(`ENGRAM_AUTH_CACHE_MS must be a whole number of milliseconds, got "${env.ENGRAM_AUTH_CACHE_MS}"`);
   return {
     port,
     host: env.HOST ?? "0.0.0.0",
     dataDir,
     database: databaseConfigFrom(env.DATABASE_URL, dataDir),
     logLevel: env.LOG_LEVEL ?? "info",
+    authCacheMs,
   };
 }

@@ -21,7 +21,7 @@ export async function startServer(
   options: { validateResponses?: boolean } = {},
 ): Promise<RunningServer> {
   const store = await openStore(config.database);
-  const services = createServices(store);
+  const services = createServices(store, { authCacheMs: config.authCacheMs });
   const app = createApp({ services, logger, validateResponses: options.validateResponses });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {

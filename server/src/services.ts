@@ -1,15 +1,24 @@
+import { candidateService } from "./domain/candidates";
+import { eventIngestion } from "./domain/events/ingestion";
 import { memoryService } from "./domain/memories";
 import { organizationService } from "./domain/organizations";
 import type { Store } from "./domain/ports";
 import { tokenService } from "./domain/tokens";
 
+export interface ServiceOptions {
+  /** How long a verified access token is trusted before the database is asked again (0 disables). */
+  authCacheMs?: number;
+}
+
 /** The domain services, wired over one store. */
-export function createServices(store: Store) {
+export function createServices(store: Store, options: ServiceOptions = {}) {
   return {
     store,
     organizations: organizationService(store),
-    tokens: tokenService(store),
+    tokens: tokenService(store, { authCacheMs: options.authCacheMs }),
     memories: memoryService(store),
+    events: eventIngestion(store),
+    candidates: candidateService(store),
   };
 }
 

@@ -1,6 +1,6 @@
 import { memoryScopes, type TScope, ZErrorBody } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, rawRequest, startTestServer, type TestServer } from "./support/harness";
+import { apiClient, rawRequest, startServerOn, startTestServer, type TestServer } from "./support/harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -30,6 +30,24 @@ describe("bearer tokens", () => {
     const [record] = await server.services.tokens.list(orgId);
     expect(await server.services.tokens.revoke(record!.id)).toBe(true);
     expect(await rejected({ authorization: `Bearer ${token}` })).toMatch(/revoked/);
+  });
+
+  it("stops accepting a token revoked by another process within the auth cache window", async () => {
+    const { orgId, token } = await server.newTenant();
+    const cacheMs = 300;
+    const other = await startServerOn(server.database, { authCacheMs: cacheMs });
+    try {
+      const call = () => rawRequest(other.url, "/v1/memory/retrieve", { token, body: JSON.stringify({ query: "x" }) });
+      expect((await call()).status).toBe(200);
+      const [record] = await server.services.tokens.list(orgId);
+      await server.services.tokens.revoke(record!.id);
+      const revokedAt = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, cacheMs + 50));
+      expect((await call()).status).toBe(401);
+      expect(Date.now() - revokedAt).toBeLessThan(cacheMs + 1000);
+    } finally {
+      await other.close();
+    }
   });
 
   it("stores only a hash of the token", async () => {

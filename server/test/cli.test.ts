@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "./support/harness";
+import { freshDatabase, startServerOn } from "./support/harness";
 
 const run = promisify(execFile);
 const cliArgs = ["--conditions=source", "--import", "tsx", new URL("../src/cli.ts", import.meta.url).pathname];
@@ -71,6 +71,38 @@ describe("engram CLI", () => {
     expect(await engram("token", "list", "--org", orgId!)).toMatch(/\trevoked /);
   });
 
+  it("switches write mode, reviews candidates and reports events and workflows", async () => {
+    const orgId = (await engram("org", "create", "--name", "Review", "--plan", "spark")).match(/organization (org_\w+)/)![1]!;
+    expect(await engram("org", "write-mode", orgId, "candidate")).toContain(`organization ${orgId} now uses candidate write mode`);
+    const token = (await engram("token", "create", "--org", orgId, "--name", "writer", "--environment", "staging")).match(/^(acm_\S+)$/m)![1]!;
+
+    const database = env.DATABASE_URL ? { provider: "postgres" as const, url: env.DATABASE_URL } : { provider: "sqlite" as const, file: join(env.ENGRAM_DATA_DIR!, "engram.db") };
+    const server = await startServerOn(database);
+    let memoryId = "";
+    try {
+      const post = (path: string, body: object) =>
+        fetch(server.url + path, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ memory: { id: string } }>);
+      memoryId = (await post("/v1/memory", { text: "Staging data resets every Sunday." })).memory.id;
+      await post("/v1/memory/events", { type: "deploy.completed", text: "api v2 deployed", subject: "api", metadata: { version: "v2", environment: "eu" } });
+      await post("/v1/memory/events", { type: "vendor.ping", text: "unknown kind of event" });
+    } finally {
+      await server.close();
+    }
+
+    const listed = await engram("candidate", "list", "--org", orgId);
+    expect(listed).toContain(`${memoryId}\tstaging\tfact\t0.8\t-\tStaging data resets every Sunday.`);
+    expect(listed.trim().split("\n")).toHaveLength(2);
+    expect(await engram("candidate", "promote", memoryId, "--reason", "checked", "--actor", "admin:dana")).toContain(`promoted ${memoryId}: now durable`);
+    expect(await engram("candidate", "list", "--org", orgId, "--environment", "production")).toContain("no candidates awaiting review");
+    await expect(engram("candidate", "reject", memoryId)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("Only candidates") });
+
+    expect(await engram("events", "stats", "--org", orgId)).toBe("staging\tdeploy.completed\tknown\t1\nstaging\tvendor.ping\tunknown type\t1\n");
+    expect(await engram("workflows", "list", "--org", orgId, "--environment", "staging")).toMatch(/^deployment\tapi@eu\tdeployed\t\{"version":"v2"\}\t/);
+    await expect(engram("org", "write-mode", (await engram("org", "create", "--name", "Free")).match(/(org_\w+)/)![1]!, "candidate")).rejects.toMatchObject({
+      stderr: expect.stringContaining("paid plan"),
+    });
+  });
+
   it("explains bad input and exits with status 2", async () => {
     await expect(engram("token", "create", "--org", "org_x", "--name", "n", "--environment", "qa")).rejects.toMatchObject({
       code: 2,
@@ -84,5 +116,6 @@ describe("engram CLI", () => {
       stderr: expect.stringContaining('Unknown scope "memory:everything"'),
     });
     await expect(engram("frobnicate")).rejects.toMatchObject({ code: 2 });
+    await expect(engram("org", "list", "--colour")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--colour") });
   });
 });

@@ -49,4 +49,33 @@ describe(`migrations on ${databaseUnderTest}`, () => {
     await prisma.$disconnect();
     await expect(migrate(database)).rejects.toThrow(/was changed after it was applied/);
   });
+
+  it("keeps every stored memory and its history when later migrations rebuild tables", async () => {
+    const database = await freshDatabase();
+    const [first, ...later] = loadMigrations(database.provider);
+    await migrate(database, { upTo: first!.name });
+    const prisma = await connectPrisma(database);
+    try {
+      const at = "2026-01-01T00:00:00.000Z";
+      await prisma.$executeRawUnsafe(`INSERT INTO "Organization" ("id", "name", "createdAt") VALUES ('org_old', 'Old', '${at}')`);
+      await prisma.$executeRawUnsafe(
+        `INSERT INTO "Memory" ("id", "orgId", "environment", "text", "memoryKind", "confidence", "state", "source", "searchText", "createdAt", "updatedAt")
+         VALUES ('mem_old', 'org_old', 'production', 'Stored before the upgrade.', 'fact', 0.8, 'durable', 'api', 'stored before the upgrade.', '${at}', '${at}')`,
+      );
+      await prisma.$executeRawUnsafe(
+        `INSERT INTO "MemoryHistory" ("id", "memoryId", "action", "toState", "actor", "createdAt") VALUES ('mhe_old', 'mem_old', 'created', 'durable', 'token:old', '${at}')`,
+      );
+    } finally {
+      await prisma.$disconnect();
+    }
+
+    expect((await migrate(database)).applied).toEqual(later.map((m) => m.name));
+    const upgraded = await connectPrisma(database);
+    try {
+      expect(await upgraded.memory.findUnique({ where: { id: "mem_old" } })).toMatchObject({ text: "Stored before the upgrade.", state: "durable" });
+      expect(await upgraded.memoryHistory.count({ where: { memoryId: "mem_old" } })).toBe(1);
+    } finally {
+      await upgraded.$disconnect();
+    }
+  });
 });

@@ -51,8 +51,11 @@ export function loadMigrations(provider: DatabaseConfig["provider"]): Migration[
     });
 }
 
-export async function migrate(config: DatabaseConfig): Promise<MigrationResult> {
-  const migrations = loadMigrations(config.provider);
+/** Applies pending migrations; `upTo` stops after the named one (for upgrade tests). */
+export async function migrate(config: DatabaseConfig, options: { upTo?: string } = {}): Promise<MigrationResult> {
+  const all = loadMigrations(config.provider);
+  const migrations = options.upTo ? all.slice(0, all.findIndex((m) => m.name === options.upTo) + 1) : all;
+  if (migrations.length === 0) throw new Error(`no migration named ${options.upTo}`);
   return config.provider === "sqlite" ? migrateSqlite(config.file, migrations) : migratePostgres(config.url, migrations);
 }
 
@@ -61,6 +64,10 @@ function migrateSqlite(file: string, migrations: Migration[]): MigrationResult {
   const db = new Database(file, { timeout: 10_000 });
   try {
     db.pragma("journal_mode = WAL");
+    // Prisma's SQLite migrations rebuild tables (create, copy, drop, rename). With foreign keys on,
+    // dropping a parent table would cascade-delete its children, and the pragma cannot change inside a
+    // transaction, so it is turned off here and integrity is checked before each migration commits.
+    db.pragma("foreign_keys = OFF");
     db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
       "id" TEXT PRIMARY KEY NOT NULL, "checksum" TEXT NOT NULL, "finished_at" DATETIME,
       "migration_name" TEXT NOT NULL, "logs" TEXT, "rolled_back_at" DATETIME,
@@ -74,6 +81,8 @@ function migrateSqlite(file: string, migrations: Migration[]): MigrationResult {
         if (done) return assertSameChecksum(migration, done.checksum);
         const startedAt = new Date().toISOString();
         db.exec(migration.sql);
+        const violations = db.pragma("foreign_key_check") as unknown[];
+        if (violations.length > 0) throw new Error(`migration ${migration.name} left ${violations.length} foreign key violations`);
         db.prepare(
           `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)`,
         ).run(randomUUID(), migration.checksum, new Date().toISOString(), migration.name, startedAt);

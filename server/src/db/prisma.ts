@@ -26,7 +26,8 @@ export async function connectPrisma(config: DatabaseConfig): Promise<PrismaDb> {
   return client;
 }
 
-/** True for Prisma's unique-constraint violation, whichever adapter raised it. */
+/** True for a unique-constraint violation, from the ORM (P2002) or from raw SQL (P2010), on either adapter. */
 export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+  const { code, meta } = (error ?? {}) as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } };
+  return code === "P2002" || (code === "P2010" && meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation");
 }

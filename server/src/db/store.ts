@@ -3,10 +3,13 @@ import type { DatabaseConfig } from "./config";
 import { migrate } from "./migrations";
 import { connectPrisma, type PrismaTx } from "./prisma";
 import { agentRepository } from "./repositories/agents";
+import { eventRepository } from "./repositories/events";
 import { idempotencyRepository } from "./repositories/idempotency";
 import { memoryRepository } from "./repositories/memories";
 import { organizationRepository } from "./repositories/organizations";
 import { tokenRepository } from "./repositories/tokens";
+import { workflowRepository } from "./repositories/workflows";
+import { writeAtomically } from "./write-batch";
 
 function repositoriesOver(db: PrismaTx): Repositories {
   return {
@@ -15,6 +18,8 @@ function repositoriesOver(db: PrismaTx): Repositories {
     agents: agentRepository(db),
     memories: memoryRepository(db),
     idempotency: idempotencyRepository(db),
+    events: eventRepository(db),
+    workflows: workflowRepository(db),
   };
 }
 
@@ -25,6 +30,7 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
   return {
     provider: config.provider,
     ...repositoriesOver(prisma),
+    writeAtomically: (build) => writeAtomically(prisma, build),
     transaction: (work) => prisma.$transaction((tx) => work(repositoriesOver(tx)), { maxWait: 10_000, timeout: 20_000 }),
     async ping() {
       await prisma.$queryRawUnsafe("SELECT 1");

@@ -1,6 +1,7 @@
 import type { TEnvironment, TScope } from "@engram/contract";
 import { AppError } from "./errors";
 import type { MemoryScope } from "./ports";
+import type { WriteMode } from "./records";
 
 /** Who is calling: resolved from the access token, per request. */
 export interface Caller {
@@ -11,6 +12,8 @@ export interface Caller {
   environment: TEnvironment;
   /** Agents the token is limited to; null when it may act for any agent. */
   allowedAgents: readonly string[] | null;
+  /** The organization's write mode: direct writes are durable at once, candidate writes await review. */
+  writeMode: WriteMode;
   requestId: string;
 }
 

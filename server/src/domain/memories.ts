@@ -84,7 +84,10 @@ export function memoryService(store: Store) {
   }
 
   return {
-    /** Encodes a memory in direct write mode: durable and retrievable at once. */
+    /**
+     * Encodes a memory: durable and retrievable at once in direct write mode, a candidate awaiting review
+     * in candidate write mode.
+     */
     async encode(
       caller: Caller,
       agent: string | null,
@@ -95,6 +98,7 @@ export function memoryService(store: Store) {
       const key = idempotencyKey
         ? { orgId: caller.orgId, environment: caller.environment, route: "memory.encode", key: idempotencyKey }
         : null;
+      const state = caller.writeMode === "candidate" ? "candidate" : "durable";
       return runIdempotent(store, key, requestHash({ agent, ...input }), async (tx) => {
         const at = new Date();
         if (agent) await tx.agents.ensure(caller.orgId, agent);
@@ -107,12 +111,13 @@ export function memoryService(store: Store) {
             subject: input.subject ?? null,
             memoryKind: input.memoryKind,
             confidence: input.confidence,
-            state: "durable",
+            state,
             source: "api",
             sourceRequestId: caller.requestId,
             sourceTokenId: caller.tokenId,
             sourceActor: `token:${caller.tokenName}`,
             idempotencyKey: idempotencyKey ?? null,
+            eventId: null,
           },
           at,
         );
@@ -179,7 +184,8 @@ export function memoryService(store: Store) {
     async provenance(caller: Caller, agent: string | null, id: string): Promise<TProvenance> {
       requireScope(caller, "memory:control");
       const memory = await findOrThrow(store, memoryScopeFor(caller, agent), id);
-      return provenanceView(memory, await store.memories.history(id));
+      const event = memory.eventId ? await store.events.find(memory.eventId) : null;
+      return provenanceView(memory, await store.memories.history(id), event);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { TMemory, TMemoryKind, TProvenance } from "@engram/contract";
-import type { HistoryRecord, MemoryRecord } from "./records";
+import type { BusinessEventRecord, HistoryRecord, MemoryRecord } from "./records";
 
 /** The public shape of a memory (the contract's ZMemory). */
 export function memoryView(memory: MemoryRecord): TMemory {
@@ -20,7 +20,7 @@ export function memoryView(memory: MemoryRecord): TMemory {
   };
 }
 
-export function provenanceView(memory: MemoryRecord, history: HistoryRecord[]): TProvenance {
+export function provenanceView(memory: MemoryRecord, history: HistoryRecord[], event: BusinessEventRecord | null): TProvenance {
   return {
     memory: memoryView(memory),
     source: {
@@ -29,6 +29,15 @@ export function provenanceView(memory: MemoryRecord, history: HistoryRecord[]): 
       tokenId: memory.sourceTokenId,
       requestId: memory.sourceRequestId,
       idempotencyKey: memory.idempotencyKey,
+      event: event && {
+        id: event.id,
+        type: event.type,
+        source: event.source,
+        subject: event.subject,
+        metadata: event.metadata,
+        idempotencyKey: event.idempotencyKey,
+        receivedAt: event.receivedAt.toISOString(),
+      },
     },
     history: history.map((entry) => ({
       action: entry.action,

@@ -1,6 +1,6 @@
 import { AppError } from "./errors";
 import type { Store } from "./ports";
-import type { Plan } from "./records";
+import type { Plan, WriteMode } from "./records";
 
 export const plans = ["free", "spark", "seed", "rise", "boost"] as const satisfies readonly Plan[];
 
@@ -18,6 +18,23 @@ export function organizationService(store: Store) {
           environmentsEnabled: input.environmentsEnabled ?? true,
         }),
       );
+    },
+    /** Candidate review is for paid plans, and never for founder workspaces (spec 3). */
+    async setWriteMode(orgId: string, writeMode: WriteMode) {
+      if (writeMode !== "direct" && writeMode !== "candidate") {
+        throw new AppError("invalid_parameter", `Unknown write mode "${writeMode}"; use direct or candidate.`, "writeMode");
+      }
+      return store.transaction(async (tx) => {
+        const org = await tx.organizations.find(orgId);
+        if (!org) throw new AppError("invalid_parameter", `No organization ${orgId}.`, "orgId");
+        if (writeMode === "candidate" && org.founderWorkspace) {
+          throw new AppError("invalid_parameter", "Founder workspaces use direct write only.", "writeMode");
+        }
+        if (writeMode === "candidate" && org.plan === "free") {
+          throw new AppError("invalid_parameter", "Candidate review needs a paid plan (spark or above).", "writeMode");
+        }
+        return tx.organizations.updateWriteMode(orgId, writeMode);
+      });
     },
     list: () => store.organizations.list(),
     count: () => store.organizations.count(),

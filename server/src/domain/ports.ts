@@ -1,11 +1,13 @@
 import type { TEnvironment, TMemoryState } from "@engram/contract";
 import type {
+  BusinessEventRecord,
   HistoryRecord,
   MemoryRecord,
   OrganizationRecord,
   Plan,
   StoredResponse,
   TokenRecord,
+  WorkflowStateRecord,
   WriteMode,
 } from "./records";
 
@@ -31,7 +33,8 @@ export interface NewToken {
 
 export interface TokenRepository {
   create(token: NewToken): Promise<TokenRecord>;
-  findActiveByHash(tokenHash: string): Promise<TokenRecord | null>;
+  /** The live token with this hash and the organization settings every request needs, in one read. */
+  findActiveByHash(tokenHash: string): Promise<{ token: TokenRecord; org: Pick<OrganizationRecord, "environmentsEnabled" | "writeMode"> } | null>;
   list(orgId: string): Promise<TokenRecord[]>;
   /** Marks the token revoked; false when no such token exists. */
   revoke(id: string, at: Date): Promise<boolean>;
@@ -52,9 +55,15 @@ export interface MemoryScope {
 
 export type NewMemory = Omit<MemoryRecord, "id" | "reinforcementCount" | "lastReinforcedAt" | "createdAt" | "updatedAt">;
 
+/** A memory written as part of a batch: its id is chosen by the caller so responses can name it up front. */
+export type PlannedMemory = NewMemory & { id: string; createdAt: Date };
+
 export interface MemoryRepository {
   create(memory: NewMemory, at: Date): Promise<MemoryRecord>;
   findVisible(scope: MemoryScope, id: string): Promise<MemoryRecord | null>;
+  /** Any memory by id, for organization administrators (no agent or environment boundary). */
+  findById(id: string): Promise<MemoryRecord | null>;
+  listByState(orgId: string, environment: TEnvironment | null, state: TMemoryState, limit: number): Promise<MemoryRecord[]>;
   /** Durable memories in scope whose text or subject contains any of the terms, newest first. */
   searchDurable(scope: MemoryScope, terms: readonly string[], maxCandidates: number): Promise<MemoryRecord[]>;
   setState(id: string, state: TMemoryState, at: Date): Promise<MemoryRecord>;
@@ -70,11 +79,41 @@ export interface IdempotencyKeyScope {
   key: string;
 }
 
+/** One string naming a key scope, for sets and maps. */
+export function keyScopeId(scope: IdempotencyKeyScope): string {
+  return [scope.orgId, scope.environment, scope.route, scope.key].join("\u0000");
+}
+
+export interface StoredKey extends StoredResponse {
+  key: string;
+  expired: boolean;
+}
+
+export interface KeyClaim {
+  scope: IdempotencyKeyScope;
+  response: StoredResponse;
+}
+
 export interface IdempotencyRepository {
+  /** The stored answers for several keys of one organization, environment and route, expired ones marked. */
+  findMany(scope: Omit<IdempotencyKeyScope, "key">, keys: readonly string[], now: Date): Promise<StoredKey[]>;
   find(scope: IdempotencyKeyScope, now: Date): Promise<StoredResponse | null>;
   /** Stores the response; throws DuplicateKeyError when a live record holds the key already. */
   save(scope: IdempotencyKeyScope, response: StoredResponse, now: Date, expiresAt: Date): Promise<void>;
   deleteExpired(now: Date): Promise<number>;
+}
+
+export type WorkflowKey = Pick<WorkflowStateRecord, "orgId" | "environment" | "workflow" | "subject" | "track">;
+
+export interface EventRepository {
+  find(id: string): Promise<BusinessEventRecord | null>;
+  /** How many events of each type an organization has received, per environment. */
+  countByType(orgId: string): Promise<Array<{ environment: TEnvironment; type: string; known: boolean; count: number }>>;
+}
+
+export interface WorkflowRepository {
+  findMany(keys: readonly WorkflowKey[]): Promise<WorkflowStateRecord[]>;
+  list(orgId: string, environment: TEnvironment): Promise<WorkflowStateRecord[]>;
 }
 
 export interface Repositories {
@@ -83,9 +122,26 @@ export interface Repositories {
   agents: AgentRepository;
   memories: MemoryRepository;
   idempotency: IdempotencyRepository;
+  events: EventRepository;
+  workflows: WorkflowRepository;
+}
+
+/** Writes queued by a batch and committed together: all of them or none. */
+export interface WriteBatch {
+  /** Removes the named keys' expired records so the keys can be used afresh. */
+  deleteExpiredKeys(scope: Omit<IdempotencyKeyScope, "key">, keys: readonly string[], now: Date): void;
+  /** Stores each answer under its key; a key already taken fails the batch with DuplicateKeyError. */
+  claimKeys(claims: readonly KeyClaim[], now: Date, expiresAt: Date): void;
+  insertEvents(events: readonly BusinessEventRecord[]): void;
+  /** Memories with their first history entries. */
+  insertMemories(memories: readonly PlannedMemory[], history: readonly HistoryRecord[]): void;
+  /** Inserts or replaces each workflow record; keys must be distinct. */
+  upsertWorkflows(states: readonly WorkflowStateRecord[]): void;
 }
 
 export interface Store extends Repositories {
+  /** Commits everything `build` queues in one transaction of few multi-row statements. */
+  writeAtomically(build: (batch: WriteBatch) => void): Promise<void>;
   readonly provider: "sqlite" | "postgres";
   /** Runs `work` in one database transaction; everything it writes commits or rolls back together. */
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;

@@ -45,6 +45,7 @@ export interface MemoryRecord {
   sourceTokenId: string | null;
   sourceActor: string | null;
   idempotencyKey: string | null;
+  eventId: string | null;
   reinforcementCount: number;
   lastReinforcedAt: Date | null;
   createdAt: Date;
@@ -67,4 +68,36 @@ export interface StoredResponse {
   requestHash: string;
   status: number;
   body: unknown;
+}
+
+export type KeySource = "header" | "derived";
+
+export interface BusinessEventRecord {
+  id: string;
+  orgId: string;
+  environment: TEnvironment;
+  type: string;
+  text: string;
+  source: string | null;
+  subject: string | null;
+  metadata: Record<string, unknown> | null;
+  idempotencyKey: string;
+  keySource: KeySource;
+  triageRule: string | null;
+  effectsSuppressed: boolean;
+  tokenId: string;
+  requestId: string;
+  receivedAt: Date;
+}
+
+export interface WorkflowStateRecord {
+  orgId: string;
+  environment: TEnvironment;
+  workflow: string;
+  subject: string;
+  track: string;
+  state: string;
+  details: Record<string, unknown>;
+  lastEventId: string;
+  updatedAt: Date;
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { type TEnvironment, type TScope, ZAgentSlug, ZScope } from "@engram/contract";
 import type { Caller } from "./access";
 import { AppError } from "./errors";
@@ -24,7 +25,28 @@ export interface NewTokenInput {
   agentSlugs?: readonly string[] | null;
 }
 
-export function tokenService(store: Store) {
+type ActiveToken = NonNullable<Awaited<ReturnType<Store["tokens"]["findActiveByHash"]>>>;
+
+/** How long a verified token is trusted without asking the database again, unless configured. */
+export const DEFAULT_AUTH_CACHE_MS = 2000;
+
+/**
+ * Every request authenticates, and the lookup is most of a small request's database time, so verified
+ * tokens are remembered briefly. Revoking through this process takes effect at once; a revocation made
+ * elsewhere (the CLI, another server process) within `authCacheMs`. Unknown tokens are never cached.
+ */
+export function tokenService(store: Store, options: { authCacheMs?: number } = {}) {
+  const ttl = options.authCacheMs ?? DEFAULT_AUTH_CACHE_MS;
+  const verified = ttl > 0 ? new LRUCache<string, ActiveToken>({ max: 10_000, ttl }) : null;
+
+  async function lookup(tokenHash: string): Promise<ActiveToken | null> {
+    const cached = verified?.get(tokenHash);
+    if (cached) return cached;
+    const found = await store.tokens.findActiveByHash(tokenHash);
+    if (found) verified?.set(tokenHash, found);
+    return found;
+  }
+
   return {
     /** Creates a token; the plain value is returned here once and never stored. */
     async create(input: NewTokenInput): Promise<{ token: string; record: TokenRecord }> {
@@ -58,16 +80,19 @@ export function tokenService(store: Store) {
 
     list: (orgId: string) => store.tokens.list(orgId),
 
-    revoke: (id: string) => store.transaction((tx) => tx.tokens.revoke(id, new Date())),
+    async revoke(id: string): Promise<boolean> {
+      const revoked = await store.transaction((tx) => tx.tokens.revoke(id, new Date()));
+      verified?.clear();
+      return revoked;
+    },
 
     /** Resolves a bearer token to its caller, or throws the documented 401. */
     async authenticate(token: string | undefined, requestId: string): Promise<Caller> {
       if (!token) throw new AppError("invalid_api_key", "Missing bearer token: send Authorization: Bearer acm_….");
       if (!TOKEN_SHAPE.test(token)) throw new AppError("invalid_api_key", "Malformed access token: tokens look like acm_ followed by 43 characters.");
-      const record = await store.tokens.findActiveByHash(hashToken(token));
-      if (!record) throw new AppError("invalid_api_key", "Invalid or revoked access token.");
-      const org = await store.organizations.find(record.orgId);
-      if (!org) throw new AppError("invalid_api_key", "Invalid or revoked access token.");
+      const found = await lookup(hashToken(token));
+      if (!found) throw new AppError("invalid_api_key", "Invalid or revoked access token.");
+      const { token: record, org } = found;
       if (record.environment === null && org.environmentsEnabled) {
         throw new AppError(
           "token_environment_required",
@@ -82,6 +107,7 @@ export function tokenService(store: Store) {
         // Organizations without environments work in production, the only environment they have.
         environment: record.environment ?? "production",
         allowedAgents: record.agentSlugs,
+        writeMode: org.writeMode,
         requestId,
       };
     },

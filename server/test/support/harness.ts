@@ -9,6 +9,7 @@ import { inject } from "vitest";
 import type { DatabaseConfig } from "../../src/db/config";
 import { connectPrisma, type PrismaDb } from "../../src/db/prisma";
 import type { Plan } from "../../src/domain/records";
+import { DEFAULT_AUTH_CACHE_MS } from "../../src/domain/tokens";
 import { createLogger } from "../../src/logger";
 import { type RunningServer, startServer } from "../../src/server";
 import "./provided-context";
@@ -42,14 +43,16 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
+/** Another server process's worth of state (its own connections and queues) over an existing database. */
+export function startServerOn(database: DatabaseConfig, options: { authCacheMs?: number } = {}): Promise<RunningServer> {
+  const config = { port: 0, host: "127.0.0.1", dataDir: tmpdir(), database, logLevel: "silent", authCacheMs: options.authCacheMs ?? DEFAULT_AUTH_CACHE_MS };
+  return startServer(config, createLogger("silent"), { validateResponses: true });
+}
+
 /** The real server over HTTP on a free loopback port, with response validation against the contract. */
 export async function startTestServer(): Promise<TestServer> {
   const database = await freshDatabase();
-  const server = await startServer(
-    { port: 0, host: "127.0.0.1", dataDir: tmpdir(), database, logLevel: "silent" },
-    createLogger("silent"),
-    { validateResponses: true },
-  );
+  const server = await startServerOn(database);
   const db = await connectPrisma(database);
   const { organizations, tokens } = server.services;
   const newOrg: TestServer["newOrg"] = async (options = {}) =>

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { IdempotencyKeyScope, IdempotencyRepository } from "../../domain/ports";
-import type { PrismaTx } from "../prisma";
 import { DuplicateKeyError } from "../../domain/errors";
-import { isUniqueViolation } from "../prisma";
+import type { IdempotencyKeyScope, IdempotencyRepository } from "../../domain/ports";
+import { isUniqueViolation, type PrismaTx } from "../prisma";
+import { Prisma } from "../generated/sqlite/client.ts";
 
 function uniqueKey(scope: IdempotencyKeyScope) {
   return { orgId_environment_route_key: { orgId: scope.orgId, environment: scope.environment, route: scope.route, key: scope.key } };
@@ -34,6 +34,21 @@ export function idempotencyRepository(db: PrismaTx): IdempotencyRepository {
         if (isUniqueViolation(error)) throw new DuplicateKeyError("idempotency key");
         throw error;
       }
+    },
+    async findMany(scope, keys, now) {
+      if (keys.length === 0) return [];
+      // On the batched ingestion path: plain SQL, as the ORM's per-query cost dominates there.
+      const rows = await db.$queryRaw<Array<{ key: string; requestHash: string; status: unknown; responseBody: string; expiresAt: Date }>>`
+        SELECT "key", "requestHash", "status", "responseBody", "expiresAt" FROM "IdempotencyRecord"
+        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "route" = ${scope.route}
+          AND "key" IN (${Prisma.join([...keys])})`;
+      return rows.map((row) => ({
+        key: row.key,
+        requestHash: row.requestHash,
+        status: Number(row.status),
+        body: JSON.parse(row.responseBody),
+        expired: new Date(row.expiresAt) <= now,
+      }));
     },
     async deleteExpired(now) {
       const { count } = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: now } } });

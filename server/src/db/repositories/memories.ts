@@ -1,9 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { TEnvironment, TMemoryState } from "@engram/contract";
-import { foldText } from "@engram/retrieval";
 import type { MemoryRepository, MemoryScope } from "../../domain/ports";
 import type { HistoryAction, HistoryRecord, MemoryRecord, MemorySourceKind } from "../../domain/records";
 import type { PrismaTx } from "../prisma";
+import { searchTextOf } from "../search-text";
+function historyId(): string {
+  return `mhe_${randomUUID().replaceAll("-", "")}`;
+}
+
+
 
 type MemoryRow = Awaited<ReturnType<PrismaTx["memory"]["findUniqueOrThrow"]>>;
 
@@ -33,12 +38,24 @@ export function memoryRepository(db: PrismaTx): MemoryRepository {
         data: {
           ...memory,
           id: `mem_${randomUUID().replaceAll("-", "")}`,
-          searchText: foldText(`${memory.subject ?? ""} ${memory.text}`),
+          searchText: searchTextOf(memory),
           createdAt: at,
           updatedAt: at,
         },
       });
       return toRecord(row);
+    },
+    async findById(id) {
+      const row = await db.memory.findUnique({ where: { id } });
+      return row ? toRecord(row) : null;
+    },
+    async listByState(orgId, environment, state, limit) {
+      const rows = await db.memory.findMany({
+        where: { orgId, state, ...(environment ? { environment } : {}) },
+        orderBy: { createdAt: "asc" },
+        take: limit,
+      });
+      return rows.map(toRecord);
     },
     async findVisible(scope, id) {
       const row = await db.memory.findFirst({ where: { id, ...visibleIn(scope) } });
@@ -66,7 +83,7 @@ export function memoryRepository(db: PrismaTx): MemoryRepository {
       return toRecord(row);
     },
     async appendHistory(entry) {
-      await db.memoryHistory.create({ data: { ...entry, id: `mhe_${randomUUID().replaceAll("-", "")}` } });
+      await db.memoryHistory.create({ data: { ...entry, id: historyId() } });
     },
     async history(memoryId) {
       const rows = await db.memoryHistory.findMany({ where: { memoryId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });

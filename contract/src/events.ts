@@ -1,0 +1,116 @@
+import { initContract } from "@ts-rest/core";
+import { z } from "zod";
+import { ZEnvironment, ZIsoDate } from "./common";
+import { ZErrorBody } from "./errors";
+
+export const eventLimits = {
+  typeMaxLength: 100,
+  textMaxLength: 8000,
+  sourceMaxLength: 100,
+  subjectMaxLength: 200,
+  metadataMaxBytes: 16 * 1024,
+  metadataMaxDepth: 5,
+  metadataMaxKeys: 200,
+} as const;
+
+/** Problems with a metadata object, named by the path at fault; empty when it is within bounds. */
+export function metadataProblems(value: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  let keys = 0;
+  const visit = (node: unknown, path: string, depth: number) => {
+    if (node === null || typeof node !== "object") return;
+    if (depth > eventLimits.metadataMaxDepth) {
+      problems.push(`${path} is nested deeper than ${eventLimits.metadataMaxDepth} levels`);
+      return;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      keys++;
+      visit(child, Array.isArray(node) ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
+    }
+  };
+  visit(value, "metadata", 1);
+  if (keys > eventLimits.metadataMaxKeys) problems.push(`metadata has more than ${eventLimits.metadataMaxKeys} keys`);
+  const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
+  if (bytes > eventLimits.metadataMaxBytes) problems.push(`metadata is ${bytes} bytes; at most ${eventLimits.metadataMaxBytes} are allowed`);
+  return problems;
+}
+
+export const ZEventType = z
+  .string()
+  .max(eventLimits.typeMaxLength)
+  .regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/, "must be a dotted lower-case type such as deploy.completed");
+
+export const ZEventBody = z
+  .object({
+    type: ZEventType,
+    text: z.string().trim().min(1).max(eventLimits.textMaxLength),
+    source: z.string().trim().min(1).max(eventLimits.sourceMaxLength).optional(),
+    subject: z.string().trim().min(1).max(eventLimits.subjectMaxLength).optional(),
+    metadata: z
+      .record(z.unknown())
+      .superRefine((value, ctx) => {
+        for (const message of metadataProblems(value)) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+      })
+      .optional(),
+  })
+  .strict();
+export type TEventBody = z.input<typeof ZEventBody>;
+
+export const ZWorkflowChange = z.object({
+  workflow: z.string(),
+  subject: z.string(),
+  /** A sub-key within the subject, e.g. the target environment of a deployment. */
+  track: z.string().nullable(),
+  from: z.string().nullable(),
+  to: z.string(),
+});
+export type TWorkflowChange = z.infer<typeof ZWorkflowChange>;
+
+export const ZEventResult = z.object({
+  eventId: z.string(),
+  /** True when this answer repeats an earlier ingestion of the same event. */
+  replayed: z.boolean(),
+  idempotencyKey: z.string(),
+  /** `header` when the caller sent Idempotency-Key, `derived` when Engram computed it from the event. */
+  keySource: z.enum(["header", "derived"]),
+  environment: ZEnvironment,
+  /** What automation may do with this event: everything is off outside production (spec 6.5). */
+  effects: z.object({ productionAutomation: z.boolean(), notifications: z.boolean(), externalWrites: z.boolean() }),
+  records: z.object({
+    sourceKind: z.literal("developer_event"),
+    businessEvent: z.object({ id: z.string(), type: z.string(), subject: z.string().nullable(), source: z.string().nullable(), receivedAt: ZIsoDate }),
+  }),
+  triage: z.object({
+    /** The triage rule that matched the event type; null for unknown types. */
+    rule: z.string().nullable(),
+    outcome: z.enum(["candidate", "recorded", "unknown_type"]),
+  }),
+  workflowChanges: z.array(ZWorkflowChange),
+  candidateIds: z.array(z.string()),
+});
+export type TEventResult = z.infer<typeof ZEventResult>;
+
+const c = initContract();
+
+export const eventsContract = c.router(
+  {
+    ingest: {
+      method: "POST",
+      path: "/events",
+      headers: z.object({ "idempotency-key": z.string().min(1).max(255).optional() }),
+      body: ZEventBody,
+      responses: { 201: ZEventResult, 409: ZErrorBody },
+      summary: "Ingest a developer or system event (deploys, incidents, CI runs, pull requests, tickets, decisions)",
+      metadata: {
+        example: {
+          type: "incident.resolved",
+          text: "INC-42 resolved: payments-api 5xx spike caused by an expired TLS certificate; rotated and added expiry alert.",
+          source: "pagerduty",
+          subject: "INC-42",
+          metadata: { service: "payments-api", severity: "sev2", url: "https://pagerduty.example.com/incidents/42" },
+        },
+      },
+    },
+  },
+  { pathPrefix: "/v1/memory" },
+);

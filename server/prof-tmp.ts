@@ -1,0 +1,14 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createLogger } from "./src/logger";
+import { startServer } from "./src/server";
+import { syntheticEvents } from "./bench/corpus";
+import { loadFromWorker } from "./bench/http-load";
+const server = await startServer({ port: 0, host: "127.0.0.1", dataDir: tmpdir(), database: { provider: "sqlite", file: join(mkdtempSync(join(tmpdir(), "p-")), "e.db") }, logLevel: "silent" }, createLogger("silent"));
+const org = await server.services.organizations.create({ name: "p" });
+const { token } = await server.services.tokens.create({ orgId: org.id, name: "p", scopes: ["memory:write"], environment: "production" });
+const bodies = [...syntheticEvents(4000)].map((e) => JSON.stringify(e));
+const ms = await loadFromWorker({ url: `${server.url}/v1/memory/events`, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, bodies, concurrency: 32, expectStatus: 201 });
+console.log(Math.round(4000 / (ms / 1000)), "events/s");
+await server.close();

@@ -1,0 +1,103 @@
+import { ZEnvironment, memoryScopes } from "@engram/contract";
+import { plans } from "../domain/organizations";
+import type { Plan, WriteMode } from "../domain/records";
+import type { Services } from "../services";
+import { list, required, UsageError } from "./usage";
+
+/** Parsed command-line options shared by the admin commands. */
+export interface AdminOptions {
+  name?: string;
+  plan?: string;
+  founder?: boolean;
+  "no-environments"?: boolean;
+  org?: string;
+  scopes?: string;
+  environment?: string;
+  agents?: string;
+  reason?: string;
+  actor?: string;
+}
+
+function environmentOption(value: string | undefined, fallback: "production" | null) {
+  if (value === undefined) return fallback;
+  const parsed = ZEnvironment.safeParse(value);
+  if (!parsed.success) throw new UsageError("--environment must be test, staging or production");
+  return parsed.data;
+}
+
+export async function createOrg(services: Services, options: AdminOptions): Promise<void> {
+  const plan = options.plan ?? "free";
+  if (!plans.includes(plan as Plan)) throw new UsageError(`--plan must be one of ${plans.join(", ")}`);
+  const org = await services.organizations.create({
+    name: required(options.name, "--name"),
+    plan: plan as Plan,
+    founderWorkspace: Boolean(options.founder),
+    environmentsEnabled: !options["no-environments"],
+  });
+  console.log(`created organization ${org.id} (${org.name}, plan ${org.plan})`);
+}
+
+export async function listOrgs(services: Services): Promise<void> {
+  for (const org of await services.organizations.list()) {
+    console.log(`${org.id}\t${org.name}\tplan=${org.plan}\twriteMode=${org.writeMode}${org.founderWorkspace ? "\tfounder" : ""}`);
+  }
+}
+
+export async function setWriteMode(services: Services, orgId: string | undefined, mode: string | undefined): Promise<void> {
+  const org = await services.organizations.setWriteMode(required(orgId, "ORG_ID"), required(mode, "direct|candidate") as WriteMode);
+  console.log(`organization ${org.id} now uses ${org.writeMode} write mode`);
+}
+
+export async function createToken(services: Services, options: AdminOptions): Promise<void> {
+  const { token, record } = await services.tokens.create({
+    orgId: required(options.org, "--org"),
+    name: required(options.name, "--name"),
+    scopes: list(options.scopes) ?? [...memoryScopes],
+    environment: environmentOption(options.environment, "production"),
+    agentSlugs: list(options.agents),
+  });
+  console.log(`created token ${record.id} (${record.environment}; ${record.scopes.join(" ")}${record.agentSlugs ? `; agents ${record.agentSlugs.join(",")}` : ""})`);
+  console.log("It is shown only this once:");
+  console.log(token);
+}
+
+export async function listTokens(services: Services, options: AdminOptions): Promise<void> {
+  for (const token of await services.tokens.list(required(options.org, "--org"))) {
+    const state = token.revokedAt ? `revoked ${token.revokedAt.toISOString()}` : "active";
+    const agents = token.agentSlugs ? `\tagents=${token.agentSlugs.join(",")}` : "";
+    console.log(`${token.id}\t${token.prefix}…\t${token.name}\t${token.environment ?? "unbound"}\t${token.scopes.join(" ")}\t${state}${agents}`);
+  }
+}
+
+export async function revokeToken(services: Services, tokenId: string | undefined): Promise<void> {
+  const id = required(tokenId, "TOKEN_ID");
+  if (!(await services.tokens.revoke(id))) throw new UsageError(`no token ${id}`);
+  console.log(`revoked ${id}`);
+}
+
+export async function listCandidates(services: Services, options: AdminOptions): Promise<void> {
+  const candidates = await services.candidates.list(required(options.org, "--org"), environmentOption(options.environment, null));
+  for (const memory of candidates) {
+    console.log(`${memory.id}\t${memory.environment}\t${memory.memoryKind}\t${memory.confidence}\t${memory.subject ?? "-"}\t${memory.text.slice(0, 80)}`);
+  }
+  if (candidates.length === 0) console.log("no candidates awaiting review");
+}
+
+export async function reviewCandidate(services: Services, decision: "promote" | "reject", memoryId: string | undefined, options: AdminOptions): Promise<void> {
+  const memory = await services.candidates[decision](required(memoryId, "MEMORY_ID"), { actor: options.actor ?? "admin:cli", reason: options.reason });
+  console.log(`${decision === "promote" ? "promoted" : "rejected"} ${memory.id}: now ${memory.state}`);
+}
+
+export async function eventStats(services: Services, options: AdminOptions): Promise<void> {
+  for (const row of await services.events.countByType(required(options.org, "--org"))) {
+    console.log(`${row.environment}\t${row.type}\t${row.known ? "known" : "unknown type"}\t${row.count}`);
+  }
+}
+
+export async function listWorkflows(services: Services, options: AdminOptions): Promise<void> {
+  const states = await services.events.workflows(required(options.org, "--org"), environmentOption(options.environment, "production")!);
+  for (const state of states) {
+    const track = state.track ? `@${state.track}` : "";
+    console.log(`${state.workflow}\t${state.subject}${track}\t${state.state}\t${JSON.stringify(state.details)}\t${state.updatedAt.toISOString()}`);
+  }
+}
