@@ -3,6 +3,7 @@ import { DuplicateKeyError } from "../domain/errors";
 import type { WriteBatch } from "../domain/ports";
 import { Prisma } from "./generated/sqlite/client.ts";
 import { isUniqueViolation, type PrismaDb } from "./prisma";
+import { idempotencyRow } from "./repositories/idempotency";
 import { searchTextOf } from "./search-text";
 import { insertStatements } from "./sql";
 
@@ -34,18 +35,7 @@ export async function writeAtomically(prisma: PrismaDb, build: (batch: WriteBatc
         AND "route" = ${scope.route} AND "key" IN (${Prisma.join([...keys])}) AND "expiresAt" <= ${now}`);
     },
     claimKeys(claims, now, expiresAt) {
-      insert(
-        "IdempotencyRecord",
-        claims.map(({ scope, response }) => ({
-          id: newId("idk"),
-          ...scope,
-          requestHash: response.requestHash,
-          status: response.status,
-          responseBody: JSON.stringify(response.body),
-          createdAt: now,
-          expiresAt,
-        })),
-      );
+      insert("IdempotencyRecord", claims.map(({ scope, response }) => idempotencyRow(scope, response, now, expiresAt)));
     },
     insertEvents(events) {
       insert("BusinessEvent", events.map((event) => ({ ...event, metadata: event.metadata === null ? null : JSON.stringify(event.metadata) })));

@@ -31,10 +31,10 @@ export interface ControlInput {
 
 /** What each control action requires of the memory's state, and where it leaves it. */
 const transitions = {
-  reinforced: { from: null, to: null },
-  suppressed: { from: ["durable"], to: "suppressed" },
-  restored: { from: ["suppressed"], to: "durable" },
-} as const satisfies Record<string, { from: readonly TMemoryState[] | null; to: TMemoryState | null }>;
+  reinforced: { verb: "reinforce", from: null, to: null },
+  suppressed: { verb: "suppress", from: ["durable"], to: "suppressed" },
+  restored: { verb: "restore", from: ["suppressed"], to: "durable" },
+} as const satisfies Record<string, { verb: string; from: readonly TMemoryState[] | null; to: TMemoryState | null }>;
 
 export function memoryService(store: Store) {
   async function findOrThrow(repos: Repositories, scope: MemoryScope, id: string): Promise<MemoryRecord> {
@@ -72,9 +72,9 @@ export function memoryService(store: Store) {
     const scope = memoryScopeFor(caller, agent);
     return store.transaction(async (tx) => {
       const memory = await findOrThrow(tx, scope, id);
-      const { from, to } = transitions[action];
+      const { verb, from, to } = transitions[action];
       if (from !== null && !(from as readonly TMemoryState[]).includes(memory.state)) {
-        throw new AppError("invalid_state_transition", `Cannot ${action.replace(/ed$/, "")} a ${memory.state} memory; it must be ${from.join(" or ")}.`);
+        throw new AppError("invalid_state_transition", `Cannot ${verb} a ${memory.state} memory; it must be ${from.join(" or ")}.`);
       }
       const at = new Date();
       const updated = to === null ? await tx.memories.recordReinforcement(id, at) : await tx.memories.setState(id, to, at);

@@ -1,8 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { DuplicateKeyError } from "../../domain/errors";
 import type { IdempotencyKeyScope, IdempotencyRepository } from "../../domain/ports";
+import type { StoredResponse } from "../../domain/records";
 import { isUniqueViolation, type PrismaTx } from "../prisma";
 import { Prisma } from "../generated/sqlite/client.ts";
+
+/** The stored form of an answer under its key. */
+export function idempotencyRow(scope: IdempotencyKeyScope, response: StoredResponse, now: Date, expiresAt: Date) {
+  return {
+    id: `idk_${randomUUID().replaceAll("-", "")}`,
+    ...scope,
+    requestHash: response.requestHash,
+    status: response.status,
+    responseBody: JSON.stringify(response.body),
+    createdAt: now,
+    expiresAt,
+  };
+}
 
 function uniqueKey(scope: IdempotencyKeyScope) {
   return { orgId_environment_route_key: { orgId: scope.orgId, environment: scope.environment, route: scope.route, key: scope.key } };
@@ -19,17 +33,7 @@ export function idempotencyRepository(db: PrismaTx): IdempotencyRepository {
       // A key whose record expired may be used afresh.
       await db.idempotencyRecord.deleteMany({ where: { ...uniqueKey(scope).orgId_environment_route_key, expiresAt: { lte: now } } });
       try {
-        await db.idempotencyRecord.create({
-          data: {
-            id: `idk_${randomUUID().replaceAll("-", "")}`,
-            ...scope,
-            requestHash: response.requestHash,
-            status: response.status,
-            responseBody: JSON.stringify(response.body),
-            createdAt: now,
-            expiresAt,
-          },
-        });
+        await db.idempotencyRecord.create({ data: idempotencyRow(scope, response, now, expiresAt) });
       } catch (error) {
         if (isUniqueViolation(error)) throw new DuplicateKeyError("idempotency key");
         throw error;

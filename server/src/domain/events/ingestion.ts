@@ -21,6 +21,9 @@ const keyScopeOf = (submission: EventSubmission): IdempotencyKeyScope => ({
   key: submission.key,
 });
 
+/** Groups a batch's keys by organization and environment, one stored-answer read per group. */
+const groupIdOf = (submission: EventSubmission) => `${submission.caller.orgId}\u0000${submission.caller.environment}`;
+
 const workflowKeyId = (key: WorkflowKey) => [key.orgId, key.environment, key.workflow, key.subject, key.track].join("\u0000");
 
 /** Developer-event ingestion (spec 6): exactly once per key and environment, in batched transactions. */
@@ -111,10 +114,9 @@ async function storedAnswers(store: Store, batch: EventSubmission[], now: Date) 
   const keysByScope = new Map<string, { scope: Omit<IdempotencyKeyScope, "key">; keys: string[] }>();
   for (const submission of batch) {
     const { key, ...scope } = keyScopeOf(submission);
-    const scopeId = keyScopeId({ ...scope, key: "" });
-    const group = keysByScope.get(scopeId) ?? { scope, keys: [] };
+    const group = keysByScope.get(groupIdOf(submission)) ?? { scope, keys: [] };
     group.keys.push(key);
-    keysByScope.set(scopeId, group);
+    keysByScope.set(groupIdOf(submission), group);
   }
   const live = new Map<string, StoredKey>();
   const expired: Array<{ scope: Omit<IdempotencyKeyScope, "key">; keys: string[] }> = [];
