@@ -68,6 +68,16 @@ describe("retrieve and its aliases", () => {
     expect(limited.status === 200 && limited.body.memories).toHaveLength(1);
   });
 
+  it("matches word forms and identifiers, not fragments of other words", async () => {
+    const { api } = await tenantClient();
+    await api.memory.encode({ body: { text: "Deploying payments-api needs INC-42 closed first.", subject: "releases" } });
+    await api.memory.encode({ body: { text: "The redeployment tool is deprecated." } });
+    for (const query of ["deploys", "payments api", "inc-42", "INC 42", "release"]) {
+      const res = await api.memory.retrieve({ body: { query } });
+      expect(res.status === 200 && res.body.memories.map((m) => m.text), query).toEqual(["Deploying payments-api needs INC-42 closed first."]);
+    }
+  });
+
   it("returns nothing for a query that matches nothing", async () => {
     const { api } = await tenantClient();
     await api.memory.encode({ body: { text: "Payments deploy on Tuesdays." } });

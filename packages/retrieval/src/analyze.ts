@@ -1,26 +1,60 @@
+import { stemmer } from "stemmer";
+
 /**
- * Text analysis shared by indexing and querying: Unicode and case folding, word splitting and
- * stop-word removal. Both sides must analyse text the same way for matches to be found.
+ * Text analysis shared by indexing and querying, so both sides meet on the same terms:
+ * - Unicode and case folding ("Café" and "cafe" meet);
+ * - identifiers common in developer memory kept whole *and* split into their parts: ticket ids
+ *   (`INC-42`), service names (`payments-api`), versions (`v1.4.0`), paths (`docs/runbooks/x.md`),
+ *   `snake_case` and `camelCase` (`paymentService` -> `paymentservice`, `payment`, `service`);
+ * - Porter stemming of plain words ("deploys", "deployed", "deploying" -> "deploy");
+ * - English stop words dropped.
  */
 
 const STOP_WORDS = new Set(
   (
     "a an and are as at be been but by can could did do does for from had has have how i if in into is it its " +
     "me my no not of on or our so that the their them then there these they this to was we were what when where " +
-    "which who why will with would you your"
+    "which who why will with would you your about after all also any before being both each few more most other " +
+    "over same should some such than too under until up very via"
   ).split(" "),
 );
 
-/** Lower-cases and strips diacritics, so "Café" and "cafe" meet. */
+/** A run of letters and digits, optionally joined into one identifier by . _ - / : # @ */
+const RAW_TOKEN = /[\p{L}\p{N}]+(?:[._\-/:#@][\p{L}\p{N}]+)*/gu;
+const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+const PLAIN_WORD = /^\p{L}+$/u;
+
+/** Lower-cases and strips diacritics. */
 export function foldText(text: string): string {
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
 }
 
-/** The index terms of a text: folded words and numbers, without stop words. */
+function normalizeWord(word: string): string | null {
+  if (STOP_WORDS.has(word)) return null;
+  // A lone digit or letter carries no meaning of its own (version parts, list markers).
+  if (word.length === 1) return null;
+  return PLAIN_WORD.test(word) ? stemmer(word) : word;
+}
+
+/** The index terms of a text, in order, repeats kept (term frequency matters to ranking). */
 export function analyzeText(text: string): string[] {
-  return foldText(text)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((term) => term.length > 0 && !STOP_WORDS.has(term));
+  const terms: string[] = [];
+  for (const [raw] of text.normalize("NFKD").replace(/\p{M}+/gu, "").matchAll(RAW_TOKEN)) {
+    const parts = raw.split(/[._\-/:#@]/).flatMap((part) => part.split(CAMEL_BOUNDARY));
+    const whole = raw.toLowerCase();
+    if (parts.length > 1) {
+      // An identifier: the whole form matches exact mentions, the parts match loose ones.
+      if (!STOP_WORDS.has(whole)) terms.push(whole.replace(/[._\-/:#@]/g, (sep) => (sep === "_" || sep === "-" ? "-" : sep)));
+      for (const part of parts) {
+        const term = normalizeWord(part.toLowerCase());
+        if (term) terms.push(term);
+      }
+      continue;
+    }
+    const term = normalizeWord(whole);
+    if (term) terms.push(term);
+  }
+  return terms;
 }
 
 /** Distinct query terms, in first-seen order. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { queryTerms } from "../src/analyze";
 import { rankLexically } from "../src/lexical";
 
 const docs = [
@@ -10,17 +11,17 @@ const docs = [
 
 describe("BM25 ranking", () => {
   it("leaves out documents that match no term", () => {
-    expect(rankLexically(["payments"], docs).map((m) => m.id).sort()).toEqual(["a", "b"]);
-    expect(rankLexically(["kubernetes"], docs)).toEqual([]);
+    expect(rankLexically(queryTerms("payments"), docs).map((m) => m.id).sort()).toEqual(["a", "b"]);
+    expect(rankLexically(queryTerms("kubernetes"), docs)).toEqual([]);
     expect(rankLexically([], docs)).toEqual([]);
   });
 
   it("ranks a document matching more query terms higher", () => {
-    expect(rankLexically(["payments", "release"], docs)[0]!.id).toBe("a");
+    expect(rankLexically(queryTerms("payments release"), docs)[0]!.id).toBe("a");
   });
 
   it("weights the subject above the text", () => {
-    const [first, second] = rankLexically(["payments"], docs);
+    const [first, second] = rankLexically(queryTerms("payments"), docs);
     expect(first!.id).toBe("a");
     expect(first!.score).toBeGreaterThan(second!.score);
   });
@@ -32,7 +33,7 @@ describe("BM25 ranking", () => {
       { id: "x", text: "service", subject: null },
       { id: "y", text: "service", subject: null },
     ];
-    const [top] = rankLexically(["service", "ledger"], many);
+    const [top] = rankLexically(queryTerms("service ledger"), many);
     expect(top!.id).toBe("rare");
   });
 });

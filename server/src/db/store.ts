@@ -1,6 +1,7 @@
 import type { Repositories, Store } from "../domain/ports";
 import type { DatabaseConfig } from "./config";
 import { migrate } from "./migrations";
+import { reindexSearchText } from "./reindex";
 import { connectPrisma, type PrismaTx } from "./prisma";
 import { agentRepository } from "./repositories/agents";
 import { eventRepository } from "./repositories/events";
@@ -27,6 +28,7 @@ function repositoriesOver(db: PrismaTx): Repositories {
 export async function openStore(config: DatabaseConfig): Promise<Store> {
   await migrate(config);
   const prisma = await connectPrisma(config);
+  await reindexSearchText(prisma);
   return {
     provider: config.provider,
     ...repositoriesOver(prisma),

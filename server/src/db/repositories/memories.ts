@@ -3,7 +3,7 @@ import type { TEnvironment, TMemoryState } from "@engram/contract";
 import type { MemoryRepository, MemoryScope } from "../../domain/ports";
 import type { HistoryAction, HistoryRecord, MemoryRecord, MemorySourceKind } from "../../domain/records";
 import type { PrismaTx } from "../prisma";
-import { searchTextOf } from "../search-text";
+import { SEARCH_VERSION, searchPattern, searchTextOf } from "../search-text";
 function historyId(): string {
   return `mhe_${randomUUID().replaceAll("-", "")}`;
 }
@@ -13,7 +13,7 @@ function historyId(): string {
 type MemoryRow = Awaited<ReturnType<PrismaTx["memory"]["findUniqueOrThrow"]>>;
 
 function toRecord(row: MemoryRow): MemoryRecord {
-  const { searchText: _searchText, ...fields } = row;
+  const { searchText: _searchText, searchVersion: _searchVersion, ...fields } = row;
   return {
     ...fields,
     environment: row.environment as TEnvironment,
@@ -39,6 +39,7 @@ export function memoryRepository(db: PrismaTx): MemoryRepository {
           ...memory,
           id: `mem_${randomUUID().replaceAll("-", "")}`,
           searchText: searchTextOf(memory),
+          searchVersion: SEARCH_VERSION,
           createdAt: at,
           updatedAt: at,
         },
@@ -65,7 +66,7 @@ export function memoryRepository(db: PrismaTx): MemoryRepository {
       if (terms.length === 0) return [];
       const rows = await db.memory.findMany({
         where: {
-          AND: [visibleIn(scope), { state: "durable" }, { OR: terms.map((term) => ({ searchText: { contains: term } })) }],
+          AND: [visibleIn(scope), { state: "durable" }, { OR: terms.map((term) => ({ searchText: { contains: searchPattern(term) } })) }],
         },
         orderBy: { createdAt: "desc" },
         take: maxCandidates,

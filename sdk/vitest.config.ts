@@ -1,0 +1,8 @@
+import { defineConfig } from "vitest/config";
+
+// The SDK's tests run against the real server (on SQLite), importing workspace packages from source.
+export default defineConfig({
+  resolve: { conditions: ["source"] },
+  ssr: { resolve: { conditions: ["source"] } },
+  test: { name: "sdk", env: { ENGRAM_TEST_DATABASE: "sqlite" } },
+});

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Memory" ADD COLUMN     "searchVersion" INTEGER NOT NULL DEFAULT 0;
