@@ -121,6 +121,18 @@ describe("control, provenance and tombstone", () => {
     expect(ranked.status === 200 && ranked.body.memories[0]?.id).toBe(id);
   });
 
+  it("lets a stale memory sink below an equally relevant fresh one", async () => {
+    const { api } = await tenantClient();
+    const stale = await api.memory.encode({ body: { text: "The build cache lives in the artifacts bucket." } });
+    const fresh = await api.memory.encode({ body: { text: "The build cache lives in the artifacts bucket!" } });
+    const staleId = (stale.body as { memory: { id: string } }).memory.id;
+    const yearAgo = new Date(Date.now() - 365 * 86_400_000);
+    await server.db.memory.update({ where: { id: staleId }, data: { createdAt: yearAgo, recentUses: JSON.stringify([yearAgo]) } });
+    // Reinforced once long ago it still sinks: recency matters, not only frequency.
+    const ranked = await api.memory.retrieve({ body: { query: "build cache bucket" } });
+    expect(ranked.status === 200 && ranked.body.memories.map((m) => m.id)).toEqual([(fresh.body as { memory: { id: string } }).memory.id, staleId]);
+  });
+
   it("suppress hides, restore brings back, and invalid transitions answer 409", async () => {
     const { api } = await tenantClient();
     const created = await api.memory.encode({ body: { text: "The VPN endpoint is vpn.example.com." } });

@@ -12,7 +12,7 @@ const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll("-", "")}
 const columns = {
   IdempotencyRecord: ["id", "orgId", "environment", "route", "key", "requestHash", "status", "responseBody", "createdAt", "expiresAt"],
   BusinessEvent: ["id", "orgId", "environment", "type", "text", "source", "subject", "metadata", "idempotencyKey", "keySource", "triageRule", "effectsSuppressed", "tokenId", "requestId", "receivedAt"],
-  Memory: ["id", "orgId", "environment", "agentSlug", "text", "subject", "memoryKind", "confidence", "state", "source", "sourceRequestId", "sourceTokenId", "sourceActor", "idempotencyKey", "eventId", "searchText", "searchVersion", "reinforcementCount", "createdAt", "updatedAt"],
+  Memory: ["id", "orgId", "environment", "agentSlug", "text", "subject", "memoryKind", "confidence", "state", "source", "sourceRequestId", "sourceTokenId", "sourceActor", "idempotencyKey", "eventId", "searchText", "searchVersion", "recentUses", "reinforcementCount", "createdAt", "updatedAt"],
   MemoryHistory: ["id", "memoryId", "action", "fromState", "toState", "actor", "tokenId", "reason", "requestId", "createdAt"],
   WorkflowState: ["id", "orgId", "environment", "workflow", "subject", "track", "state", "details", "lastEventId", "createdAt", "updatedAt"],
 } as const;
@@ -43,7 +43,7 @@ export async function writeAtomically(prisma: PrismaDb, build: (batch: WriteBatc
     insertMemories(memories, history) {
       insert(
         "Memory",
-        memories.map((memory) => ({ ...memory, searchText: searchTextOf(memory), searchVersion: SEARCH_VERSION, reinforcementCount: 0, updatedAt: memory.createdAt })),
+        memories.map((memory) => ({ ...memory, searchText: searchTextOf(memory), searchVersion: SEARCH_VERSION, recentUses: JSON.stringify([memory.createdAt]), reinforcementCount: 0, updatedAt: memory.createdAt })),
       );
       insert("MemoryHistory", history.map((entry) => ({ ...entry, id: newId("mhe") })));
     },

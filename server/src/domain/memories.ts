@@ -1,5 +1,5 @@
 import type { TMemory, TMemoryKind, TMemoryState, TProvenance, TRetrieveResponse } from "@engram/contract";
-import { assembleContext, queryTerms, rankLexically } from "@engram/retrieval";
+import { assembleContext, queryTerms, rankLexically, recordUse, scoreMemory } from "@engram/retrieval";
 import { type Caller, memoryScopeFor, requireScope } from "./access";
 import { AppError } from "./errors";
 import { type IdempotentResult, requestHash, runIdempotent } from "./idempotency";
@@ -77,7 +77,8 @@ export function memoryService(store: Store) {
         throw new AppError("invalid_state_transition", `Cannot ${verb} a ${memory.state} memory; it must be ${from.join(" or ")}.`);
       }
       const at = new Date();
-      const updated = to === null ? await tx.memories.recordReinforcement(id, at) : await tx.memories.setState(id, to, at);
+      const updated =
+        to === null ? await tx.memories.recordReinforcement(id, at, recordUse(memory.recentUses, at)) : await tx.memories.setState(id, to, at);
       await recordAction(tx, caller, { memoryId: id, action, fromState: memory.state, toState: updated.state }, input, at);
       return { memory: memoryView(updated) };
     });
@@ -132,21 +133,30 @@ export function memoryService(store: Store) {
       const terms = queryTerms(input.query);
       const candidates = await store.memories.searchDurable(memoryScopeFor(caller, agent), terms, MAX_CANDIDATES);
       const byId = new Map(candidates.map((memory) => [memory.id, memory]));
+      const now = new Date();
       const ranked = rankLexically(terms, candidates)
-        .map((match) => ({ memory: byId.get(match.id)!, score: match.score }))
-        // Equal relevance: the more reinforced, then the newer, memory first.
-        .sort(
-          (a, b) =>
-            b.score - a.score ||
-            b.memory.reinforcementCount - a.memory.reinforcementCount ||
-            b.memory.createdAt.getTime() - a.memory.createdAt.getTime(),
-        )
+        .map((match) => {
+          const memory = byId.get(match.id)!;
+          const { score } = scoreMemory(
+            {
+              relevance: match.score,
+              confidence: memory.confidence,
+              recentUses: memory.recentUses,
+              totalUses: 1 + memory.reinforcementCount,
+              firstUse: memory.createdAt,
+            },
+            now,
+          );
+          return { memory, score };
+        })
+        // Equal scores: the newer memory first, then by id, so the order is the same on every backend.
+        .sort((a, b) => b.score - a.score || b.memory.createdAt.getTime() - a.memory.createdAt.getTime() || (a.memory.id < b.memory.id ? -1 : 1))
         .slice(0, input.limit);
       const memories = ranked.map(({ memory, score }) => ({ ...memoryView(memory), score: Number(score.toFixed(6)) }));
       if (!input.includeContext) return { memories };
       const assembled = assembleContext(
         ranked.map(({ memory }) => memory),
-        { mode: input.contextMode, now: new Date() },
+        { mode: input.contextMode, now },
       );
       return {
         memories,

@@ -53,7 +53,7 @@ export interface MemoryScope {
   agentSlug: string | null;
 }
 
-export type NewMemory = Omit<MemoryRecord, "id" | "reinforcementCount" | "lastReinforcedAt" | "createdAt" | "updatedAt">;
+export type NewMemory = Omit<MemoryRecord, "id" | "reinforcementCount" | "lastReinforcedAt" | "recentUses" | "createdAt" | "updatedAt">;
 
 /** A memory written as part of a batch: its id is chosen by the caller so responses can name it up front. */
 export type PlannedMemory = NewMemory & { id: string; createdAt: Date };
@@ -67,7 +67,8 @@ export interface MemoryRepository {
   /** Durable memories in scope whose text or subject contains any of the terms, newest first. */
   searchDurable(scope: MemoryScope, terms: readonly string[], maxCandidates: number): Promise<MemoryRecord[]>;
   setState(id: string, state: TMemoryState, at: Date): Promise<MemoryRecord>;
-  recordReinforcement(id: string, at: Date): Promise<MemoryRecord>;
+  /** Counts a reinforcement and stores the memory's updated recent use times. */
+  recordReinforcement(id: string, at: Date, recentUses: readonly Date[]): Promise<MemoryRecord>;
   appendHistory(entry: HistoryRecord): Promise<void>;
   history(memoryId: string): Promise<HistoryRecord[]>;
 }

@@ -48,6 +48,8 @@ export interface MemoryRecord {
   eventId: string | null;
   reinforcementCount: number;
   lastReinforcedAt: Date | null;
+  /** The most recent uses (encode and reinforcements), oldest first, for base-level activation. */
+  recentUses: Date[];
   createdAt: Date;
   updatedAt: Date;
 }

@@ -12,10 +12,18 @@ function historyId(): string {
 
 type MemoryRow = Awaited<ReturnType<PrismaTx["memory"]["findUniqueOrThrow"]>>;
 
+/** Rows written before use times were kept have none: their encode and last reinforcement stand in. */
+function recentUsesOf(row: MemoryRow): Date[] {
+  const stored = (JSON.parse(row.recentUses) as string[]).map((at) => new Date(at));
+  if (stored.length > 0) return stored;
+  return row.lastReinforcedAt ? [row.createdAt, row.lastReinforcedAt] : [row.createdAt];
+}
+
 function toRecord(row: MemoryRow): MemoryRecord {
   const { searchText: _searchText, searchVersion: _searchVersion, ...fields } = row;
   return {
     ...fields,
+    recentUses: recentUsesOf(row),
     environment: row.environment as TEnvironment,
     state: row.state as TMemoryState,
     source: row.source as MemorySourceKind,
@@ -40,6 +48,7 @@ export function memoryRepository(db: PrismaTx): MemoryRepository {
           id: `mem_${randomUUID().replaceAll("-", "")}`,
           searchText: searchTextOf(memory),
           searchVersion: SEARCH_VERSION,
+          recentUses: JSON.stringify([at]),
           createdAt: at,
           updatedAt: at,
         },
@@ -76,10 +85,10 @@ export function memoryRepository(db: PrismaTx): MemoryRepository {
     async setState(id, state, at) {
       return toRecord(await db.memory.update({ where: { id }, data: { state, updatedAt: at } }));
     },
-    async recordReinforcement(id, at) {
+    async recordReinforcement(id, at, recentUses) {
       const row = await db.memory.update({
         where: { id },
-        data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: at, updatedAt: at },
+        data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: at, recentUses: JSON.stringify(recentUses), updatedAt: at },
       });
       return toRecord(row);
     },

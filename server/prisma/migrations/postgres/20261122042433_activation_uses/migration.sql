@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Memory" ADD COLUMN     "recentUses" TEXT NOT NULL DEFAULT '[]';
