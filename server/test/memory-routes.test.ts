@@ -1,6 +1,6 @@
 import { ZErrorBody } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, startTestServer, type TestServer } from "./support/harness";
+import { apiClient, databaseUnderTest, startTestServer, type TestServer } from "./support/harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -213,6 +213,28 @@ describe("control, provenance and tombstone", () => {
       expect(res.status).toBe(404);
       expect(ZErrorBody.parse(res.body).error).toMatchObject({ type: "invalid_request_error", code: "memory_not_found" });
     }
+  });
+});
+
+describe("full-text index", () => {
+  it("holds exactly the durable memories, kept in step with every state change", async () => {
+    const { api } = await tenantClient();
+    const created = await api.memory.encode({ body: { text: "Grafana dashboards are provisioned from git." } });
+    const id = (created.body as { memory: { id: string } }).memory.id;
+    const found = async () => ((await api.memory.retrieve({ body: { query: "grafana dashboards" } })).body as { memories: unknown[] }).memories.length;
+    // SQLite keeps a separate FTS5 table in step through triggers; Postgres indexes the column itself.
+    const indexed = async () =>
+      databaseUnderTest === "sqlite"
+        ? Number((await server.db.$queryRawUnsafe<Array<{ n: unknown }>>(`SELECT count(*) AS n FROM "MemorySearch" WHERE "MemorySearch" MATCH '"memoryId" : "${id}"'`))[0]!.n)
+        : await found();
+
+    expect([await indexed(), await found()]).toEqual([1, 1]);
+    await api.memory.suppress({ params: { id }, body: {} });
+    expect([await indexed(), await found()]).toEqual([0, 0]);
+    await api.memory.restore({ params: { id }, body: {} });
+    expect([await indexed(), await found()]).toEqual([1, 1]);
+    await api.memory.delete({ params: { id } });
+    expect([await indexed(), await found()]).toEqual([0, 0]);
   });
 });
 

@@ -1,12 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { queryTerms } from "../src/analyze";
+import { analyzeText, queryTerms } from "../src/analyze";
 import { rankLexically } from "../src/lexical";
 
+const analysed = (id: string, text: string, subject: string | null) => ({
+  id,
+  terms: analyzeText(`${subject ?? ""} ${text}`),
+  subjectTerms: subject ? analyzeText(subject) : [],
+});
+
 const docs = [
-  { id: "a", text: "Payments deploy with make release.", subject: "payments" },
-  { id: "b", text: "Payments retries are capped at three.", subject: null },
-  { id: "c", text: "Lunch is at noon.", subject: null },
-  { id: "d", text: "Release trains leave on Tuesdays, release notes follow.", subject: "release" },
+  analysed("a", "Payments deploy with make release.", "payments"),
+  analysed("b", "Payments retries are capped at three.", null),
+  analysed("c", "Lunch is at noon.", null),
+  analysed("d", "Release trains leave on Tuesdays, release notes follow.", "release"),
 ];
 
 describe("BM25 ranking", () => {
@@ -28,10 +34,10 @@ describe("BM25 ranking", () => {
 
   it("rewards rarer terms more (inverse document frequency)", () => {
     const many = [
-      { id: "common", text: "service service", subject: null },
-      { id: "rare", text: "ledger", subject: null },
-      { id: "x", text: "service", subject: null },
-      { id: "y", text: "service", subject: null },
+      analysed("common", "service service", null),
+      analysed("rare", "ledger", null),
+      analysed("x", "service", null),
+      analysed("y", "service", null),
     ];
     const [top] = rankLexically(queryTerms("service ledger"), many);
     expect(top!.id).toBe("rare");

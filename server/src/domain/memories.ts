@@ -1,5 +1,5 @@
 import type { TMemory, TMemoryKind, TMemoryState, TProvenance, TRetrieveResponse } from "@engram/contract";
-import { assembleContext, queryTerms, rankLexically, recordUse, scoreMemory } from "@engram/retrieval";
+import { analyzeText, assembleContext, queryTerms, rankLexically, recordUse, scoreMemory } from "@engram/retrieval";
 import { type Caller, memoryScopeFor, requireScope } from "./access";
 import { AppError } from "./errors";
 import { type IdempotentResult, requestHash, runIdempotent } from "./idempotency";
@@ -7,8 +7,8 @@ import { memoryView, provenanceView } from "./memory-view";
 import type { MemoryScope, Repositories, Store } from "./ports";
 import type { HistoryAction, MemoryRecord } from "./records";
 
-/** Lexical candidates considered per query before ranking; newest first when more match. */
-const MAX_CANDIDATES = 1000;
+/** Full-text candidates considered per query; when more match, the backend's own rank picks them. */
+const MAX_CANDIDATES = 300;
 
 export interface EncodeInput {
   text: string;
@@ -132,26 +132,33 @@ export function memoryService(store: Store) {
       const started = performance.now();
       const terms = queryTerms(input.query);
       const candidates = await store.memories.searchDurable(memoryScopeFor(caller, agent), terms, MAX_CANDIDATES);
-      const byId = new Map(candidates.map((memory) => [memory.id, memory]));
+      const byId = new Map(candidates.map((candidate) => [candidate.id, candidate]));
       const now = new Date();
-      const ranked = rankLexically(terms, candidates)
+      const documents = candidates.map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: c.subject ? analyzeText(c.subject) : [] }));
+      const top = rankLexically(terms, documents)
         .map((match) => {
-          const memory = byId.get(match.id)!;
+          const candidate = byId.get(match.id)!;
           const { score } = scoreMemory(
             {
               relevance: match.score,
-              confidence: memory.confidence,
-              recentUses: memory.recentUses,
-              totalUses: 1 + memory.reinforcementCount,
-              firstUse: memory.createdAt,
+              confidence: candidate.confidence,
+              recentUses: candidate.recentUses,
+              totalUses: 1 + candidate.reinforcementCount,
+              firstUse: candidate.createdAt,
             },
             now,
           );
-          return { memory, score };
+          return { candidate, score };
         })
         // Equal scores: the newer memory first, then by id, so the order is the same on every backend.
-        .sort((a, b) => b.score - a.score || b.memory.createdAt.getTime() - a.memory.createdAt.getTime() || (a.memory.id < b.memory.id ? -1 : 1))
+        .sort((a, b) => b.score - a.score || b.candidate.createdAt.getTime() - a.candidate.createdAt.getTime() || (a.candidate.id < b.candidate.id ? -1 : 1))
         .slice(0, input.limit);
+      const records = new Map((await store.memories.findManyByIds(top.map(({ candidate }) => candidate.id))).map((m) => [m.id, m]));
+      const ranked = top.flatMap(({ candidate, score }) => {
+        const memory = records.get(candidate.id);
+        // A memory tombstoned between the two reads is simply left out.
+        return memory && memory.state === "durable" ? [{ memory, score }] : [];
+      });
       const memories = ranked.map(({ memory, score }) => ({ ...memoryView(memory), score: Number(score.toFixed(6)) }));
       if (!input.includeContext) return { memories };
       const assembled = assembleContext(

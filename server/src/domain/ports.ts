@@ -53,6 +53,11 @@ export interface MemoryScope {
   agentSlug: string | null;
 }
 
+/** What ranking needs of a memory found by full-text search, with the analysed terms the index holds. */
+export interface SearchCandidate extends Pick<MemoryRecord, "id" | "subject" | "confidence" | "reinforcementCount" | "recentUses" | "createdAt"> {
+  searchTerms: readonly string[];
+}
+
 export type NewMemory = Omit<MemoryRecord, "id" | "reinforcementCount" | "lastReinforcedAt" | "recentUses" | "createdAt" | "updatedAt">;
 
 /** A memory written as part of a batch: its id is chosen by the caller so responses can name it up front. */
@@ -61,11 +66,13 @@ export type PlannedMemory = NewMemory & { id: string; createdAt: Date };
 export interface MemoryRepository {
   create(memory: NewMemory, at: Date): Promise<MemoryRecord>;
   findVisible(scope: MemoryScope, id: string): Promise<MemoryRecord | null>;
+  /** Memories by id, in no particular order; for reading the few that retrieval returns. */
+  findManyByIds(ids: readonly string[]): Promise<MemoryRecord[]>;
   /** Any memory by id, for organization administrators (no agent or environment boundary). */
   findById(id: string): Promise<MemoryRecord | null>;
   listByState(orgId: string, environment: TEnvironment | null, state: TMemoryState, limit: number): Promise<MemoryRecord[]>;
-  /** Durable memories in scope whose text or subject contains any of the terms, newest first. */
-  searchDurable(scope: MemoryScope, terms: readonly string[], maxCandidates: number): Promise<MemoryRecord[]>;
+  /** Durable memories in scope whose analysed terms include any of the given ones, newest first. */
+  searchDurable(scope: MemoryScope, terms: readonly string[], maxCandidates: number): Promise<SearchCandidate[]>;
   setState(id: string, state: TMemoryState, at: Date): Promise<MemoryRecord>;
   /** Counts a reinforcement and stores the memory's updated recent use times. */
   recordReinforcement(id: string, at: Date, recentUses: readonly Date[]): Promise<MemoryRecord>;

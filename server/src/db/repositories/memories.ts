@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { TEnvironment, TMemoryState } from "@engram/contract";
-import type { MemoryRepository, MemoryScope } from "../../domain/ports";
+import type { MemoryRepository, MemoryScope, SearchCandidate } from "../../domain/ports";
 import type { HistoryAction, HistoryRecord, MemoryRecord, MemorySourceKind } from "../../domain/records";
 import type { PrismaTx } from "../prisma";
-import { SEARCH_VERSION, searchPattern, searchTextOf } from "../search-text";
+import { SEARCH_VERSION, searchTextOf } from "../search-text";
+import type { CandidateSearch, RawCandidate } from "./memory-search";
 function historyId(): string {
   return `mhe_${randomUUID().replaceAll("-", "")}`;
 }
@@ -13,7 +14,7 @@ function historyId(): string {
 type MemoryRow = Awaited<ReturnType<PrismaTx["memory"]["findUniqueOrThrow"]>>;
 
 /** Rows written before use times were kept have none: their encode and last reinforcement stand in. */
-function recentUsesOf(row: MemoryRow): Date[] {
+function recentUsesOf(row: Pick<MemoryRow, "recentUses" | "createdAt" | "lastReinforcedAt">): Date[] {
   const stored = (JSON.parse(row.recentUses) as string[]).map((at) => new Date(at));
   if (stored.length > 0) return stored;
   return row.lastReinforcedAt ? [row.createdAt, row.lastReinforcedAt] : [row.createdAt];
@@ -39,7 +40,22 @@ function visibleIn(scope: MemoryScope) {
   };
 }
 
-export function memoryRepository(db: PrismaTx): MemoryRepository {
+/** Raw rows carry driver types: SQLite integers may be bigints and its dates strings. */
+function fromRawCandidate(row: RawCandidate): SearchCandidate {
+  const createdAt = new Date(row.createdAt as string | Date);
+  const lastReinforcedAt = row.lastReinforcedAt === null ? null : new Date(row.lastReinforcedAt as string | Date);
+  return {
+    id: row.id,
+    subject: row.subject,
+    confidence: Number(row.confidence),
+    reinforcementCount: Number(row.reinforcementCount),
+    recentUses: recentUsesOf({ recentUses: row.recentUses, createdAt, lastReinforcedAt }),
+    createdAt,
+    searchTerms: row.searchText ? row.searchText.split(" ") : [],
+  };
+}
+
+export function memoryRepository(db: PrismaTx, candidates: CandidateSearch): MemoryRepository {
   return {
     async create(memory, at) {
       const row = await db.memory.create({
@@ -73,14 +89,11 @@ export function memoryRepository(db: PrismaTx): MemoryRepository {
     },
     async searchDurable(scope, terms, maxCandidates) {
       if (terms.length === 0) return [];
-      const rows = await db.memory.findMany({
-        where: {
-          AND: [visibleIn(scope), { state: "durable" }, { OR: terms.map((term) => ({ searchText: { contains: searchPattern(term) } })) }],
-        },
-        orderBy: { createdAt: "desc" },
-        take: maxCandidates,
-      });
-      return rows.map(toRecord);
+      return (await candidates(db, scope, terms, maxCandidates)).map(fromRawCandidate);
+    },
+    async findManyByIds(ids) {
+      if (ids.length === 0) return [];
+      return (await db.memory.findMany({ where: { id: { in: [...ids] } } })).map(toRecord);
     },
     async setState(id, state, at) {
       return toRecord(await db.memory.update({ where: { id }, data: { state, updatedAt: at } }));

@@ -1,0 +1,52 @@
+import type { MemoryScope } from "../../domain/ports";
+import { Prisma } from "../generated/sqlite/client.ts";
+import type { PrismaTx } from "../prisma";
+
+/**
+ * Full-text candidate generation: the durable memories in scope that contain any query term, best
+ * first by the backend's own full-text rank (FTS5's bm25 on SQLite, ts_rank over a GIN-indexed tsvector
+ * of the same analysed terms on Postgres), at most `limit` of them. The final ranking is computed
+ * afterwards in TypeScript, the same on both backends; the candidate sets are identical whenever all
+ * matches fit within the limit, and differ only at the margin beyond it.
+ */
+export type CandidateSearch = (db: PrismaTx, scope: MemoryScope, terms: readonly string[], limit: number) => Promise<RawCandidate[]>;
+
+/** What ranking needs of a candidate; whole rows are read afterwards for the few that are returned. */
+export interface RawCandidate {
+  id: string;
+  subject: string | null;
+  searchText: string;
+  confidence: unknown;
+  reinforcementCount: unknown;
+  recentUses: string;
+  lastReinforcedAt: unknown;
+  createdAt: unknown;
+}
+
+const CANDIDATE_COLUMNS = Prisma.raw(`m."id", m."subject", m."searchText", m."confidence", m."reinforcementCount", m."recentUses", m."lastReinforcedAt", m."createdAt"`);
+
+function scopeFilter(scope: MemoryScope): Prisma.Sql {
+  const agent = scope.agentSlug === null ? Prisma.empty : Prisma.sql`AND (m."agentSlug" = ${scope.agentSlug} OR m."agentSlug" IS NULL)`;
+  return Prisma.sql`m."orgId" = ${scope.orgId} AND m."environment" = ${scope.environment} AND m."state" = 'durable' ${agent}`;
+}
+
+/** Terms are letters, digits and - _ . / : # @ only (see the analyser), so quoting them is enough. */
+const quoted = (term: string, quote: string) => `${quote}${term}${quote}`;
+
+export const sqliteCandidates: CandidateSearch = (db, scope, terms, limit) => {
+  const match = `"terms" : (${terms.map((term) => quoted(term, '"')).join(" OR ")})`;
+  // CROSS JOIN keeps the FTS table as the driving loop, so only matching rows are looked up.
+  return db.$queryRaw`
+    SELECT ${CANDIDATE_COLUMNS} FROM "MemorySearch" s CROSS JOIN "Memory" m ON m."id" = s."memoryId"
+    WHERE "MemorySearch" MATCH ${match} AND ${scopeFilter(scope)}
+    ORDER BY s."rank", m."id" LIMIT ${limit}`;
+};
+
+export const postgresCandidates: CandidateSearch = (db, scope, terms, limit) => {
+  const query = terms.map((term) => quoted(term, "'")).join(" | ");
+  return db.$queryRaw`
+    SELECT ${CANDIDATE_COLUMNS} FROM "Memory" m
+    WHERE array_to_tsvector(string_to_array(btrim(m."searchText"), ' ')) @@ ${query}::tsquery AND ${scopeFilter(scope)}
+    ORDER BY ts_rank(array_to_tsvector(string_to_array(btrim(m."searchText"), ' ')), ${query}::tsquery) DESC, m."id"
+    LIMIT ${limit}`;
+};
