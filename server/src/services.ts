@@ -6,6 +6,8 @@ import type { Store } from "./domain/ports";
 import { tokenService } from "./domain/tokens";
 
 export interface ServiceOptions {
+  /** The clock memory writes and activation use (defaults to the system clock). */
+  now?: () => Date;
   /** How long a verified access token is trusted before the database is asked again (0 disables). */
   authCacheMs?: number;
 }
@@ -16,7 +18,7 @@ export function createServices(store: Store, options: ServiceOptions = {}) {
     store,
     organizations: organizationService(store),
     tokens: tokenService(store, { authCacheMs: options.authCacheMs }),
-    memories: memoryService(store),
+    memories: memoryService(store, { now: options.now }),
     events: eventIngestion(store),
     candidates: candidateService(store),
   };

@@ -1,7 +1,7 @@
 export { analyzeText, foldText, queryTerms } from "./analyze";
 export { baseLevelActivation, recallProbability, recordUse, RECENT_USES, type UseHistory } from "./activation";
 export { scoreMemory, ACTIVATION_WEIGHT, CONFIDENCE_WEIGHT, type Score, type ScoringInput } from "./scoring";
-export { rankLexically, type LexicalDocument, type LexicalMatch } from "./lexical";
+export { rankLexically, type CollectionStats, type LexicalDocument, type LexicalMatch } from "./lexical";
 export {
   assembleContext,
   describeAge,

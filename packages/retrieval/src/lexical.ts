@@ -6,6 +6,13 @@ export interface LexicalDocument {
   subjectTerms: readonly string[];
 }
 
+/** Statistics of the whole collection, so a term's weight does not depend on which candidates were fetched. */
+export interface CollectionStats {
+  documents: number;
+  averageLength: number;
+  documentFrequency: ReadonlyMap<string, number>;
+}
+
 export interface LexicalMatch {
   id: string;
   score: number;
@@ -18,29 +25,36 @@ const B = 0.75;
 const SUBJECT_WEIGHT = 2;
 
 /**
- * Ranks documents by BM25 over the given collection, with the subject weighted above the text.
- * Documents that match no query term are left out. Collection statistics come from the documents
- * passed in, so callers pass every document that could match.
+ * Ranks documents by BM25, with the subject weighted above the text. Documents that match no query term
+ * are left out. Term weights come from `collection` when given (the whole index), else from the
+ * documents passed in.
  */
-export function rankLexically(queryTerms: readonly string[], documents: readonly LexicalDocument[]): LexicalMatch[] {
+export function rankLexically(queryTerms: readonly string[], documents: readonly LexicalDocument[], collection?: CollectionStats): LexicalMatch[] {
   if (queryTerms.length === 0 || documents.length === 0) return [];
   const wanted = new Set(queryTerms);
   const analysed = documents.map((doc) => ({ id: doc.id, ...termFrequencies(doc, wanted) }));
-  const averageLength = analysed.reduce((sum, doc) => sum + doc.length, 0) / analysed.length || 1;
-  const documentFrequency = new Map<string, number>();
-  for (const doc of analysed) for (const term of doc.counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  const stats = collection ?? statsOf(analysed);
+  const averageLength = stats.averageLength || 1;
 
   const matches: LexicalMatch[] = [];
   for (const doc of analysed) {
     let score = 0;
     for (const [term, tf] of doc.counts) {
-      const df = documentFrequency.get(term)!;
-      const idf = Math.log(1 + (analysed.length - df + 0.5) / (df + 0.5));
+      // The collection may lag a just-written document by a moment: never let df fall below 1.
+      const df = Math.max(1, stats.documentFrequency.get(term) ?? 0);
+      const n = Math.max(stats.documents, df);
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength));
     }
     if (score > 0) matches.push({ id: doc.id, score });
   }
   return matches.sort((a, b) => b.score - a.score);
+}
+
+function statsOf(analysed: Array<{ counts: Map<string, number>; length: number }>): CollectionStats {
+  const documentFrequency = new Map<string, number>();
+  for (const doc of analysed) for (const term of doc.counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  return { documents: analysed.length, averageLength: analysed.reduce((sum, doc) => sum + doc.length, 0) / analysed.length, documentFrequency };
 }
 
 /** Counts of the query terms in a document (subject occurrences weighted), and its weighted length. */

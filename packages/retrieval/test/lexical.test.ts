@@ -43,3 +43,26 @@ describe("BM25 ranking", () => {
     expect(top!.id).toBe("rare");
   });
 });
+
+describe("BM25 with collection statistics", () => {
+  it("weights terms by the whole collection, not by the candidates fetched", () => {
+    const candidates = [analysed("x", "ledger reconciliation job", null), analysed("y", "ledger owners", null)];
+    const terms = queryTerms("ledger reconciliation");
+    const stats = (ledger: number, reconciliation: number) => ({
+      documents: 1000,
+      averageLength: 3,
+      documentFrequency: new Map([["ledger", ledger], ["reconcili", reconciliation]]),
+    });
+    // Rare "reconciliation": only x has it, and it decides.
+    const rareReconciliation = rankLexically(terms, candidates, stats(900, 2));
+    expect(rareReconciliation.map((m) => m.id)).toEqual(["x", "y"]);
+    expect(rareReconciliation[0]!.score).toBeGreaterThan(10 * rareReconciliation[1]!.score);
+    // Common "reconciliation" adds little, and the shorter document wins on the rare shared term.
+    expect(rankLexically(terms, candidates, stats(2, 900)).map((m) => m.id)).toEqual(["y", "x"]);
+  });
+
+  it("treats a term the statistics do not know yet as rare rather than failing", () => {
+    const [match] = rankLexically(queryTerms("ledger"), [analysed("x", "ledger", null)], { documents: 10, averageLength: 1, documentFrequency: new Map() });
+    expect(match!.score).toBeGreaterThan(0);
+  });
+});

@@ -7,18 +7,20 @@ import { agentRepository } from "./repositories/agents";
 import { eventRepository } from "./repositories/events";
 import { idempotencyRepository } from "./repositories/idempotency";
 import { memoryRepository } from "./repositories/memories";
-import { type CandidateSearch, postgresCandidates, sqliteCandidates } from "./repositories/memory-search";
+import { type CandidateSearch, postgresCandidates, postgresStats, sqliteCandidates, sqliteStats, type StatsQueries } from "./repositories/memory-search";
 import { organizationRepository } from "./repositories/organizations";
 import { tokenRepository } from "./repositories/tokens";
 import { workflowRepository } from "./repositories/workflows";
 import { writeAtomically } from "./write-batch";
 
-function repositoriesOver(db: PrismaTx, candidates: CandidateSearch): Repositories {
+type FullTextSearch = { candidates: CandidateSearch; stats: StatsQueries };
+
+function repositoriesOver(db: PrismaTx, search: FullTextSearch): Repositories {
   return {
     organizations: organizationRepository(db),
     tokens: tokenRepository(db),
     agents: agentRepository(db),
-    memories: memoryRepository(db, candidates),
+    memories: memoryRepository(db, search),
     idempotency: idempotencyRepository(db),
     events: eventRepository(db),
     workflows: workflowRepository(db),
@@ -30,12 +32,13 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
   await migrate(config);
   const prisma = await connectPrisma(config);
   await reindexSearchText(prisma);
-  const candidates = config.provider === "sqlite" ? sqliteCandidates : postgresCandidates;
+  const search: FullTextSearch =
+    config.provider === "sqlite" ? { candidates: sqliteCandidates, stats: sqliteStats } : { candidates: postgresCandidates, stats: postgresStats };
   return {
     provider: config.provider,
-    ...repositoriesOver(prisma, candidates),
+    ...repositoriesOver(prisma, search),
     writeAtomically: (build) => writeAtomically(prisma, build),
-    transaction: (work) => prisma.$transaction((tx) => work(repositoriesOver(tx, candidates)), { maxWait: 10_000, timeout: 20_000 }),
+    transaction: (work) => prisma.$transaction((tx) => work(repositoriesOver(tx, search)), { maxWait: 10_000, timeout: 20_000 }),
     async ping() {
       await prisma.$queryRawUnsafe("SELECT 1");
     },

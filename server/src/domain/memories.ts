@@ -1,6 +1,7 @@
 import type { TMemory, TMemoryKind, TMemoryState, TProvenance, TRetrieveResponse } from "@engram/contract";
 import { analyzeText, assembleContext, queryTerms, rankLexically, recordUse, scoreMemory } from "@engram/retrieval";
 import { type Caller, memoryScopeFor, requireScope } from "./access";
+import { collectionStatsCache } from "./collection-stats";
 import { AppError } from "./errors";
 import { type IdempotentResult, requestHash, runIdempotent } from "./idempotency";
 import { memoryView, provenanceView } from "./memory-view";
@@ -36,7 +37,14 @@ const transitions = {
   restored: { verb: "restore", from: ["suppressed"], to: "durable" },
 } as const satisfies Record<string, { verb: string; from: readonly TMemoryState[] | null; to: TMemoryState | null }>;
 
-export function memoryService(store: Store) {
+export interface MemoryServiceOptions {
+  /** The clock every write and every activation is measured against; replaced in evaluations. */
+  now?: () => Date;
+}
+
+export function memoryService(store: Store, { now: clock = () => new Date() }: MemoryServiceOptions = {}) {
+  const collectionStats = collectionStatsCache(store.memories);
+
   async function findOrThrow(repos: Repositories, scope: MemoryScope, id: string): Promise<MemoryRecord> {
     const memory = await repos.memories.findVisible(scope, id);
     // Outside the caller's boundary looks the same as absent: existence is never revealed.
@@ -76,7 +84,7 @@ export function memoryService(store: Store) {
       if (from !== null && !(from as readonly TMemoryState[]).includes(memory.state)) {
         throw new AppError("invalid_state_transition", `Cannot ${verb} a ${memory.state} memory; it must be ${from.join(" or ")}.`);
       }
-      const at = new Date();
+      const at = clock();
       const updated =
         to === null ? await tx.memories.recordReinforcement(id, at, recordUse(memory.recentUses, at)) : await tx.memories.setState(id, to, at);
       await recordAction(tx, caller, { memoryId: id, action, fromState: memory.state, toState: updated.state }, input, at);
@@ -101,7 +109,7 @@ export function memoryService(store: Store) {
         : null;
       const state = caller.writeMode === "candidate" ? "candidate" : "durable";
       return runIdempotent(store, key, requestHash({ agent, ...input }), async (tx) => {
-        const at = new Date();
+        const at = clock();
         if (agent) await tx.agents.ensure(caller.orgId, agent);
         const memory = await tx.memories.create(
           {
@@ -133,9 +141,9 @@ export function memoryService(store: Store) {
       const terms = queryTerms(input.query);
       const candidates = await store.memories.searchDurable(memoryScopeFor(caller, agent), terms, MAX_CANDIDATES);
       const byId = new Map(candidates.map((candidate) => [candidate.id, candidate]));
-      const now = new Date();
+      const now = clock();
       const documents = candidates.map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: c.subject ? analyzeText(c.subject) : [] }));
-      const top = rankLexically(terms, documents)
+      const top = rankLexically(terms, documents, await collectionStats(terms))
         .map((match) => {
           const candidate = byId.get(match.id)!;
           const { score } = scoreMemory(
@@ -191,7 +199,7 @@ export function memoryService(store: Store) {
       return store.transaction(async (tx) => {
         const memory = await findOrThrow(tx, scope, id);
         if (memory.state === "tombstoned") return { memory: memoryView(memory) };
-        const at = new Date();
+        const at = clock();
         const updated = await tx.memories.setState(id, "tombstoned", at);
         await recordAction(tx, caller, { memoryId: id, action: "tombstoned", fromState: memory.state, toState: "tombstoned" }, {}, at);
         return { memory: memoryView(updated) };

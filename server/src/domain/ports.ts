@@ -66,6 +66,9 @@ export type PlannedMemory = NewMemory & { id: string; createdAt: Date };
 export interface MemoryRepository {
   create(memory: NewMemory, at: Date): Promise<MemoryRecord>;
   findVisible(scope: MemoryScope, id: string): Promise<MemoryRecord | null>;
+  /** Durable memories in the whole index, their average number of terms, and how many contain `term`. */
+  collectionTotals(): Promise<{ documents: number; averageLength: number }>;
+  documentFrequency(term: string): Promise<number>;
   /** Memories by id, in no particular order; for reading the few that retrieval returns. */
   findManyByIds(ids: readonly string[]): Promise<MemoryRecord[]>;
   /** Any memory by id, for organization administrators (no agent or environment boundary). */

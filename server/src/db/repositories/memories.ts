@@ -4,7 +4,7 @@ import type { MemoryRepository, MemoryScope, SearchCandidate } from "../../domai
 import type { HistoryAction, HistoryRecord, MemoryRecord, MemorySourceKind } from "../../domain/records";
 import type { PrismaTx } from "../prisma";
 import { SEARCH_VERSION, searchTextOf } from "../search-text";
-import type { CandidateSearch, RawCandidate } from "./memory-search";
+import type { CandidateSearch, RawCandidate, StatsQueries } from "./memory-search";
 function historyId(): string {
   return `mhe_${randomUUID().replaceAll("-", "")}`;
 }
@@ -55,7 +55,7 @@ function fromRawCandidate(row: RawCandidate): SearchCandidate {
   };
 }
 
-export function memoryRepository(db: PrismaTx, candidates: CandidateSearch): MemoryRepository {
+export function memoryRepository(db: PrismaTx, search: { candidates: CandidateSearch; stats: StatsQueries }): MemoryRepository {
   return {
     async create(memory, at) {
       const row = await db.memory.create({
@@ -89,8 +89,10 @@ export function memoryRepository(db: PrismaTx, candidates: CandidateSearch): Mem
     },
     async searchDurable(scope, terms, maxCandidates) {
       if (terms.length === 0) return [];
-      return (await candidates(db, scope, terms, maxCandidates)).map(fromRawCandidate);
+      return (await search.candidates(db, scope, terms, maxCandidates)).map(fromRawCandidate);
     },
+    collectionTotals: () => search.stats.totals(db),
+    documentFrequency: (term) => search.stats.documentFrequency(db, term),
     async findManyByIds(ids) {
       if (ids.length === 0) return [];
       return (await db.memory.findMany({ where: { id: { in: [...ids] } } })).map(toRecord);

@@ -50,3 +50,42 @@ export const postgresCandidates: CandidateSearch = (db, scope, terms, limit) => 
     ORDER BY ts_rank(array_to_tsvector(string_to_array(btrim(m."searchText"), ' ')), ${query}::tsquery) DESC, m."id"
     LIMIT ${limit}`;
 };
+
+/** Counts over every durable memory in the index (all organizations): the BM25 collection statistics. */
+export interface StatsQueries {
+  totals(db: PrismaTx): Promise<{ documents: number; averageLength: number }>;
+  documentFrequency(db: PrismaTx, term: string): Promise<number>;
+}
+
+const first = (rows: Array<Record<string, unknown>>, column: string) => Number(rows[0]?.[column] ?? 0);
+
+export const sqliteStats: StatsQueries = {
+  async totals(db) {
+    // Terms are single-space separated, so a row's term count is its spaces plus one (none when empty).
+    const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
+      SELECT count(*) AS "documents",
+             avg(CASE WHEN "searchText" = '' THEN 0 ELSE length("searchText") - length(replace("searchText", ' ', '')) + 1 END) AS "averageLength"
+      FROM "Memory" WHERE "state" = 'durable'`;
+    return { documents: first(rows, "documents"), averageLength: first(rows, "averageLength") };
+  },
+  async documentFrequency(db, term) {
+    const match = `"terms" : ${quoted(term, '"')}`;
+    return first(await db.$queryRaw<Array<Record<string, unknown>>>`SELECT count(*) AS "n" FROM "MemorySearch" WHERE "MemorySearch" MATCH ${match}`, "n");
+  },
+};
+
+export const postgresStats: StatsQueries = {
+  async totals(db) {
+    const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
+      SELECT count(*) AS "documents",
+             avg(coalesce(array_length(string_to_array(btrim("searchText"), ' '), 1), 0)) AS "averageLength"
+      FROM "Memory" WHERE "state" = 'durable'`;
+    return { documents: first(rows, "documents"), averageLength: first(rows, "averageLength") };
+  },
+  async documentFrequency(db, term) {
+    const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
+      SELECT count(*) AS "n" FROM "Memory"
+      WHERE "state" = 'durable' AND array_to_tsvector(string_to_array(btrim("searchText"), ' ')) @@ ${quoted(term, "'")}::tsquery`;
+    return first(rows, "n");
+  },
+};
