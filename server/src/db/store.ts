@@ -3,7 +3,6 @@ import type { DatabaseConfig } from "./config";
 import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
 import { connectPrisma, type PrismaTx } from "./prisma";
-import { agentRepository } from "./repositories/agents";
 import { eventRepository } from "./repositories/events";
 import { idempotencyRepository } from "./repositories/idempotency";
 import { memoryRepository } from "./repositories/memories";
@@ -19,7 +18,6 @@ function repositoriesOver(db: PrismaTx, search: FullTextSearch): Repositories {
   return {
     organizations: organizationRepository(db),
     tokens: tokenRepository(db),
-    agents: agentRepository(db),
     memories: memoryRepository(db, search),
     idempotency: idempotencyRepository(db),
     events: eventRepository(db),

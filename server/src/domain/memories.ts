@@ -3,9 +3,12 @@ import { analyzeText, assembleContext, queryTerms, rankLexically, recordUse, sco
 import { type Caller, memoryScopeFor, requireScope } from "./access";
 import { collectionStatsCache } from "./collection-stats";
 import { AppError } from "./errors";
-import { type IdempotentResult, requestHash, runIdempotent } from "./idempotency";
+import { BatchQueue } from "./batch-queue";
+import { type IdempotentResult, requestHash } from "./idempotency";
+import { type Decision, type KeyedSubmission, writeIdempotentBatch } from "./idempotent-batch";
+import { newId } from "./ids";
 import { memoryView, provenanceView } from "./memory-view";
-import type { MemoryScope, Repositories, Store } from "./ports";
+import type { MemoryScope, PlannedMemory, Repositories, Store } from "./ports";
 import type { HistoryAction, MemoryRecord } from "./records";
 
 /** Full-text candidates considered per query; when more match, the backend's own rank picks them. */
@@ -42,8 +45,52 @@ export interface MemoryServiceOptions {
   now?: () => Date;
 }
 
+interface EncodeSubmission extends KeyedSubmission {
+  agent: string | null;
+  input: EncodeInput;
+  at: Date;
+}
+
+/** A new memory's answer and rows: the memory, its first history entry, and its agent on first use. */
+function decideEncode({ caller, agent, input, key, at }: EncodeSubmission): Decision<{ memory: TMemory }> {
+  const actor = `token:${caller.tokenName}`;
+  const memory: PlannedMemory = {
+    id: newId("mem"),
+    orgId: caller.orgId,
+    environment: caller.environment,
+    agentSlug: agent,
+    text: input.text,
+    subject: input.subject ?? null,
+    memoryKind: input.memoryKind,
+    confidence: input.confidence,
+    state: caller.writeMode === "candidate" ? "candidate" : "durable",
+    source: "api",
+    sourceRequestId: caller.requestId,
+    sourceTokenId: caller.tokenId,
+    sourceActor: actor,
+    idempotencyKey: key,
+    eventId: null,
+    createdAt: at,
+  };
+  const record: MemoryRecord = { ...memory, reinforcementCount: 0, lastReinforcedAt: null, recentUses: [at], updatedAt: at };
+  return {
+    status: 201,
+    body: { memory: memoryView(record) },
+    write(batch) {
+      if (agent) batch.ensureAgents([{ orgId: caller.orgId, slug: agent }], at);
+      batch.insertMemories(
+        [memory],
+        [{ memoryId: memory.id, action: "created", fromState: null, toState: memory.state, actor, tokenId: caller.tokenId, reason: null, requestId: caller.requestId, createdAt: at }],
+      );
+    },
+  };
+}
+
 export function memoryService(store: Store, { now: clock = () => new Date() }: MemoryServiceOptions = {}) {
   const collectionStats = collectionStatsCache(store.memories);
+  const encodeQueue = new BatchQueue<EncodeSubmission, IdempotentResult<{ memory: TMemory }>>((batch) =>
+    writeIdempotentBatch(store, batch, { route: "memory.encode", decide: async (writers) => ({ decisions: writers.map(decideEncode) }) }),
+  );
 
   async function findOrThrow(repos: Repositories, scope: MemoryScope, id: string): Promise<MemoryRecord> {
     const memory = await repos.memories.findVisible(scope, id);
@@ -95,7 +142,8 @@ export function memoryService(store: Store, { now: clock = () => new Date() }: M
   return {
     /**
      * Encodes a memory: durable and retrievable at once in direct write mode, a candidate awaiting review
-     * in candidate write mode.
+     * in candidate write mode. Concurrent encodes are written together (group commit), each exactly once
+     * per Idempotency-Key.
      */
     async encode(
       caller: Caller,
@@ -104,35 +152,7 @@ export function memoryService(store: Store, { now: clock = () => new Date() }: M
       idempotencyKey: string | undefined,
     ): Promise<IdempotentResult<{ memory: TMemory }>> {
       requireScope(caller, "memory:write");
-      const key = idempotencyKey
-        ? { orgId: caller.orgId, environment: caller.environment, route: "memory.encode", key: idempotencyKey }
-        : null;
-      const state = caller.writeMode === "candidate" ? "candidate" : "durable";
-      return runIdempotent(store, key, requestHash({ agent, ...input }), async (tx) => {
-        const at = clock();
-        if (agent) await tx.agents.ensure(caller.orgId, agent);
-        const memory = await tx.memories.create(
-          {
-            orgId: caller.orgId,
-            environment: caller.environment,
-            agentSlug: agent,
-            text: input.text,
-            subject: input.subject ?? null,
-            memoryKind: input.memoryKind,
-            confidence: input.confidence,
-            state,
-            source: "api",
-            sourceRequestId: caller.requestId,
-            sourceTokenId: caller.tokenId,
-            sourceActor: `token:${caller.tokenName}`,
-            idempotencyKey: idempotencyKey ?? null,
-            eventId: null,
-          },
-          at,
-        );
-        await recordAction(tx, caller, { memoryId: memory.id, action: "created", fromState: null, toState: memory.state }, {}, at);
-        return { status: 201, body: { memory: memoryView(memory) } };
-      });
+      return encodeQueue.submit({ caller, agent, input, key: idempotencyKey ?? null, hash: requestHash({ agent, ...input }), at: clock() });
     },
 
     async retrieve(caller: Caller, agent: string | null, input: RetrieveInput): Promise<TRetrieveResponse> {

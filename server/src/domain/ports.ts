@@ -40,11 +40,6 @@ export interface TokenRepository {
   revoke(id: string, at: Date): Promise<boolean>;
 }
 
-export interface AgentRepository {
-  /** Registers the agent on its first write; a no-op when it exists. */
-  ensure(orgId: string, slug: string): Promise<void>;
-}
-
 /** Where a caller may look: one organization and environment, optionally one agent's boundary. */
 export interface MemoryScope {
   orgId: string;
@@ -58,13 +53,10 @@ export interface SearchCandidate extends Pick<MemoryRecord, "id" | "subject" | "
   searchTerms: readonly string[];
 }
 
-export type NewMemory = Omit<MemoryRecord, "id" | "reinforcementCount" | "lastReinforcedAt" | "recentUses" | "createdAt" | "updatedAt">;
-
-/** A memory written as part of a batch: its id is chosen by the caller so responses can name it up front. */
-export type PlannedMemory = NewMemory & { id: string; createdAt: Date };
+/** A memory to write: its id is chosen before writing so the answer can name it up front. */
+export type PlannedMemory = Omit<MemoryRecord, "reinforcementCount" | "lastReinforcedAt" | "recentUses" | "updatedAt">;
 
 export interface MemoryRepository {
-  create(memory: NewMemory, at: Date): Promise<MemoryRecord>;
   findVisible(scope: MemoryScope, id: string): Promise<MemoryRecord | null>;
   /** Durable memories in the whole index, their average number of terms, and how many contain `term`. */
   collectionTotals(): Promise<{ documents: number; averageLength: number }>;
@@ -108,9 +100,6 @@ export interface KeyClaim {
 export interface IdempotencyRepository {
   /** The stored answers for several keys of one organization, environment and route, expired ones marked. */
   findMany(scope: Omit<IdempotencyKeyScope, "key">, keys: readonly string[], now: Date): Promise<StoredKey[]>;
-  find(scope: IdempotencyKeyScope, now: Date): Promise<StoredResponse | null>;
-  /** Stores the response; throws DuplicateKeyError when a live record holds the key already. */
-  save(scope: IdempotencyKeyScope, response: StoredResponse, now: Date, expiresAt: Date): Promise<void>;
   deleteExpired(now: Date): Promise<number>;
 }
 
@@ -130,7 +119,6 @@ export interface WorkflowRepository {
 export interface Repositories {
   organizations: OrganizationRepository;
   tokens: TokenRepository;
-  agents: AgentRepository;
   memories: MemoryRepository;
   idempotency: IdempotencyRepository;
   events: EventRepository;
@@ -143,6 +131,8 @@ export interface WriteBatch {
   deleteExpiredKeys(scope: Omit<IdempotencyKeyScope, "key">, keys: readonly string[], now: Date): void;
   /** Stores each answer under its key; a key already taken fails the batch with DuplicateKeyError. */
   claimKeys(claims: readonly KeyClaim[], now: Date, expiresAt: Date): void;
+  /** Registers agents on their first write; existing ones are left as they are. */
+  ensureAgents(agents: ReadonlyArray<{ orgId: string; slug: string }>, at: Date): void;
   insertEvents(events: readonly BusinessEventRecord[]): void;
   /** Memories with their first history entries. */
   insertMemories(memories: readonly PlannedMemory[], history: readonly HistoryRecord[]): void;
@@ -151,7 +141,7 @@ export interface WriteBatch {
 }
 
 export interface Store extends Repositories {
-  /** Commits everything `build` queues in one transaction of few multi-row statements. */
+  /** Commits everything `build` queues in one transaction of multi-row statements, one per table. */
   writeAtomically(build: (batch: WriteBatch) => void): Promise<void>;
   readonly provider: "sqlite" | "postgres";
   /** Runs `work` in one database transaction; everything it writes commits or rolls back together. */

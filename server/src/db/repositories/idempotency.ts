@@ -1,14 +1,13 @@
-import { randomUUID } from "node:crypto";
-import { DuplicateKeyError } from "../../domain/errors";
 import type { IdempotencyKeyScope, IdempotencyRepository } from "../../domain/ports";
 import type { StoredResponse } from "../../domain/records";
-import { isUniqueViolation, type PrismaTx } from "../prisma";
+import { newId } from "../../domain/ids";
+import type { PrismaTx } from "../prisma";
 import { Prisma } from "../generated/sqlite/client.ts";
 
 /** The stored form of an answer under its key. */
 export function idempotencyRow(scope: IdempotencyKeyScope, response: StoredResponse, now: Date, expiresAt: Date) {
   return {
-    id: `idk_${randomUUID().replaceAll("-", "")}`,
+    id: newId("idk"),
     ...scope,
     requestHash: response.requestHash,
     status: response.status,
@@ -18,27 +17,8 @@ export function idempotencyRow(scope: IdempotencyKeyScope, response: StoredRespo
   };
 }
 
-function uniqueKey(scope: IdempotencyKeyScope) {
-  return { orgId_environment_route_key: { orgId: scope.orgId, environment: scope.environment, route: scope.route, key: scope.key } };
-}
-
 export function idempotencyRepository(db: PrismaTx): IdempotencyRepository {
   return {
-    async find(scope, now) {
-      const row = await db.idempotencyRecord.findUnique({ where: uniqueKey(scope) });
-      if (!row || row.expiresAt <= now) return null;
-      return { requestHash: row.requestHash, status: row.status, body: JSON.parse(row.responseBody) };
-    },
-    async save(scope, response, now, expiresAt) {
-      // A key whose record expired may be used afresh.
-      await db.idempotencyRecord.deleteMany({ where: { ...uniqueKey(scope).orgId_environment_route_key, expiresAt: { lte: now } } });
-      try {
-        await db.idempotencyRecord.create({ data: idempotencyRow(scope, response, now, expiresAt) });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new DuplicateKeyError("idempotency key");
-        throw error;
-      }
-    },
     async findMany(scope, keys, now) {
       if (keys.length === 0) return [];
       // On the batched ingestion path: plain SQL, as the ORM's per-query cost dominates there.

@@ -1,13 +1,9 @@
-import { randomUUID } from "node:crypto";
 import type { TEnvironment, TMemoryState } from "@engram/contract";
 import type { MemoryRepository, MemoryScope, SearchCandidate } from "../../domain/ports";
 import type { HistoryAction, HistoryRecord, MemoryRecord, MemorySourceKind } from "../../domain/records";
+import { newId } from "../../domain/ids";
 import type { PrismaTx } from "../prisma";
-import { SEARCH_VERSION, searchTextOf } from "../search-text";
 import type { CandidateSearch, RawCandidate, StatsQueries } from "./memory-search";
-function historyId(): string {
-  return `mhe_${randomUUID().replaceAll("-", "")}`;
-}
 
 
 
@@ -57,20 +53,6 @@ function fromRawCandidate(row: RawCandidate): SearchCandidate {
 
 export function memoryRepository(db: PrismaTx, search: { candidates: CandidateSearch; stats: StatsQueries }): MemoryRepository {
   return {
-    async create(memory, at) {
-      const row = await db.memory.create({
-        data: {
-          ...memory,
-          id: `mem_${randomUUID().replaceAll("-", "")}`,
-          searchText: searchTextOf(memory),
-          searchVersion: SEARCH_VERSION,
-          recentUses: JSON.stringify([at]),
-          createdAt: at,
-          updatedAt: at,
-        },
-      });
-      return toRecord(row);
-    },
     async findById(id) {
       const row = await db.memory.findUnique({ where: { id } });
       return row ? toRecord(row) : null;
@@ -108,7 +90,7 @@ export function memoryRepository(db: PrismaTx, search: { candidates: CandidateSe
       return toRecord(row);
     },
     async appendHistory(entry) {
-      await db.memoryHistory.create({ data: { ...entry, id: historyId() } });
+      await db.memoryHistory.create({ data: { ...entry, id: newId("mhe") } });
     },
     async history(memoryId) {
       const rows = await db.memoryHistory.findMany({ where: { memoryId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { OrganizationRepository } from "../../domain/ports";
 import type { OrganizationRecord, Plan, WriteMode } from "../../domain/records";
+import { newId } from "../../domain/ids";
 import type { PrismaTx } from "../prisma";
 
 type OrganizationRow = Awaited<ReturnType<PrismaTx["organization"]["findUniqueOrThrow"]>>;
@@ -12,7 +12,7 @@ function toRecord(row: OrganizationRow): OrganizationRecord {
 export function organizationRepository(db: PrismaTx): OrganizationRepository {
   return {
     async create(input) {
-      return toRecord(await db.organization.create({ data: { id: `org_${randomUUID().replaceAll("-", "")}`, ...input } }));
+      return toRecord(await db.organization.create({ data: { id: newId("org"), ...input } }));
     },
     async find(id) {
       const row = await db.organization.findUnique({ where: { id } });

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { TEnvironment, TScope } from "@engram/contract";
 import type { TokenRepository } from "../../domain/ports";
 import type { TokenRecord, WriteMode } from "../../domain/records";
+import { newId } from "../../domain/ids";
 import type { PrismaTx } from "../prisma";
 
 type TokenRow = Awaited<ReturnType<PrismaTx["accessToken"]["findUniqueOrThrow"]>>;
@@ -25,7 +25,7 @@ export function tokenRepository(db: PrismaTx): TokenRepository {
     async create(token) {
       const row = await db.accessToken.create({
         data: {
-          id: `tok_${randomUUID().replaceAll("-", "")}`,
+          id: newId("tok"),
           orgId: token.orgId,
           name: token.name,
           tokenHash: token.tokenHash,

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { TEnvironment } from "@engram/contract";
 import type { Caller } from "../access";
+import { newId } from "../ids";
 import type { PlannedMemory, WorkflowKey } from "../ports";
 import type { BusinessEventRecord, HistoryRecord, KeySource } from "../records";
 import { triageRules, workflowDetails, workflowTrack } from "./triage-rules";
@@ -33,8 +33,6 @@ export interface EventPlan {
 export function effectsSuppressedIn(environment: TEnvironment): boolean {
   return environment !== "production";
 }
-
-const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll("-", "")}`;
 
 /** Everything one event will write, decided before the batch touches the database. */
 export function planEvent({ caller, input, key, keySource, receivedAt }: EventSubmission): EventPlan {
