@@ -12,7 +12,27 @@ import type { MemoryScope, PlannedMemory, Repositories, Store } from "./ports";
 import type { HistoryAction, MemoryRecord } from "./records";
 
 /** Full-text candidates considered per query; when more match, the backend's own rank picks them. */
-const MAX_CANDIDATES = 300;
+const MAX_CANDIDATES = 100;
+/**
+ * How many index entries the candidate search may walk. Terms are added rarest first until their
+ * postings exceed this, so a query mixing a rare identifier with very common words ("deploy", "api")
+ * looks where the rare term is instead of ranking thousands of memories for the common ones; the
+ * common words still count when the candidates are scored.
+ */
+const CANDIDATE_POSTINGS_BUDGET = 2000;
+
+/** The query terms to search the index with: the rarest, within the postings budget, at least one. */
+export function candidateTerms(terms: readonly string[], documentFrequency: ReadonlyMap<string, number>): string[] {
+  const byRarity = [...terms].sort((a, b) => (documentFrequency.get(a) ?? 0) - (documentFrequency.get(b) ?? 0));
+  const chosen: string[] = [];
+  let postings = 0;
+  for (const term of byRarity) {
+    postings += documentFrequency.get(term) ?? 0;
+    if (chosen.length > 0 && postings > CANDIDATE_POSTINGS_BUDGET) break;
+    chosen.push(term);
+  }
+  return chosen;
+}
 
 export interface EncodeInput {
   text: string;
@@ -159,11 +179,12 @@ export function memoryService(store: Store, { now: clock = () => new Date() }: M
       requireScope(caller, "memory:read");
       const started = performance.now();
       const terms = queryTerms(input.query);
-      const candidates = await store.memories.searchDurable(memoryScopeFor(caller, agent), terms, MAX_CANDIDATES);
+      const stats = await collectionStats(terms);
+      const candidates = await store.memories.searchDurable(memoryScopeFor(caller, agent), candidateTerms(terms, stats.documentFrequency), MAX_CANDIDATES);
       const byId = new Map(candidates.map((candidate) => [candidate.id, candidate]));
       const now = clock();
       const documents = candidates.map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: c.subject ? analyzeText(c.subject) : [] }));
-      const top = rankLexically(terms, documents, await collectionStats(terms))
+      const top = rankLexically(terms, documents, stats)
         .map((match) => {
           const candidate = byId.get(match.id)!;
           const { score } = scoreMemory(

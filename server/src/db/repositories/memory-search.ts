@@ -4,8 +4,8 @@ import type { PrismaTx } from "../prisma";
 
 /**
  * Full-text candidate generation: the durable memories in scope that contain any query term, best
- * first by the backend's own full-text rank (FTS5's bm25 on SQLite, ts_rank over a GIN-indexed tsvector
- * of the same analysed terms on Postgres), at most `limit` of them. The final ranking is computed
+ * first by the backend's own full-text rank (FTS5's bm25 on SQLite, ts_rank over a stored, GIN-indexed
+ * tsvector of the same analysed terms on Postgres), at most `limit` of them. The final ranking is computed
  * afterwards in TypeScript, the same on both backends; the candidate sets are identical whenever all
  * matches fit within the limit, and differ only at the margin beyond it.
  */
@@ -46,8 +46,8 @@ export const postgresCandidates: CandidateSearch = (db, scope, terms, limit) => 
   const query = terms.map((term) => quoted(term, "'")).join(" | ");
   return db.$queryRaw`
     SELECT ${CANDIDATE_COLUMNS} FROM "Memory" m
-    WHERE array_to_tsvector(string_to_array(btrim(m."searchText"), ' ')) @@ ${query}::tsquery AND ${scopeFilter(scope)}
-    ORDER BY ts_rank(array_to_tsvector(string_to_array(btrim(m."searchText"), ' ')), ${query}::tsquery) DESC, m."id"
+    WHERE m."searchVector" @@ ${query}::tsquery AND ${scopeFilter(scope)}
+    ORDER BY ts_rank(m."searchVector", ${query}::tsquery) DESC, m."id"
     LIMIT ${limit}`;
 };
 
@@ -85,7 +85,7 @@ export const postgresStats: StatsQueries = {
   async documentFrequency(db, term) {
     const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
       SELECT count(*) AS "n" FROM "Memory"
-      WHERE "state" = 'durable' AND array_to_tsvector(string_to_array(btrim("searchText"), ' ')) @@ ${quoted(term, "'")}::tsquery`;
+      WHERE "state" = 'durable' AND "searchVector" @@ ${quoted(term, "'")}::tsquery`;
     return first(rows, "n");
   },
 };
