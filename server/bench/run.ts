@@ -15,7 +15,8 @@ import { startLocalPostgres } from "../test/support/local-postgres";
 import { benchmarkQueries, syntheticEvents, syntheticMemories } from "./corpus";
 import { loadFromWorker } from "./http-load";
 
-const MEMORIES = Number(process.env.BENCH_MEMORIES ?? 10_000);
+/** Retrieval is measured as the memory count passes each stage, to show how latency grows. */
+const MEMORY_STAGES = (process.env.BENCH_MEMORY_STAGES ?? "10000,100000").split(",").map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 500);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 /** Requests in flight at once for the concurrent measurements, as several producers would send them. */
@@ -75,30 +76,37 @@ async function benchDatabase(name: string, database: DatabaseConfig): Promise<Ro
     });
     rows.push({ database: name, measure: `ingest ${EVENTS} events (HTTP, ${CONCURRENCY} concurrent clients)`, value: `${Math.round(EVENTS / (httpMs / 1000))} events/s` });
 
-    const corpus = [...syntheticMemories(MEMORIES)];
-    const half = Math.floor(MEMORIES / 2);
+    const corpus = [...syntheticMemories(Math.max(...MEMORY_STAGES))];
+    const SEQUENTIAL = 2000;
     const sequentialStart = performance.now();
-    for (const memory of corpus.slice(0, half)) await memories.encode(caller, null, memory, undefined);
-    rows.push({ database: name, measure: `encode ${half} memories (service layer, sequential)`, value: `${Math.round(half / ((performance.now() - sequentialStart) / 1000))} memories/s` });
-    const concurrentStart = performance.now();
-    await pool(MEMORIES - half, CONCURRENCY, (i) => memories.encode(caller, null, corpus[half + i]!, undefined));
-    rows.push({ database: name, measure: `encode ${MEMORIES - half} memories (service layer, ${CONCURRENCY} in flight)`, value: `${Math.round((MEMORIES - half) / ((performance.now() - concurrentStart) / 1000))} memories/s` });
+    for (const memory of corpus.slice(0, SEQUENTIAL)) await memories.encode(caller, null, memory, undefined);
+    rows.push({ database: name, measure: `encode ${SEQUENTIAL} memories (service layer, sequential)`, value: `${Math.round(SEQUENTIAL / ((performance.now() - sequentialStart) / 1000))} memories/s` });
 
-    const serviceSamples: number[] = [];
-    for (let i = 0; i < QUERIES; i++) {
-      const query = benchmarkQueries[i % benchmarkQueries.length]!;
-      serviceSamples.push(await timed(() => memories.retrieve(caller, null, { query, limit: 10, includeContext: true, contextMode: "full" })));
+    let loaded = SEQUENTIAL;
+    for (const stage of MEMORY_STAGES) {
+      const stageStart = performance.now();
+      const count = stage - loaded;
+      await pool(count, CONCURRENCY, (i) => memories.encode(caller, null, corpus[loaded + i]!, undefined));
+      loaded = stage;
+      rows.push({ database: name, measure: `encode up to ${stage} memories (service layer, ${CONCURRENCY} in flight)`, value: `${Math.round(count / ((performance.now() - stageStart) / 1000))} memories/s` });
+
+      const serviceSamples: number[] = [];
+      for (let i = 0; i < QUERIES; i++) {
+        const query = benchmarkQueries[i % benchmarkQueries.length]!;
+        serviceSamples.push(await timed(() => memories.retrieve(caller, null, { query, limit: 10, includeContext: true, contextMode: "full" })));
+      }
+      rows.push({ database: name, measure: `retrieve with context at ${stage} memories (service layer)`, value: latencySummary(serviceSamples) });
+
+      const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+      const httpSamples: number[] = [];
+      for (let i = 0; i < QUERIES; i++) {
+        const body = JSON.stringify({ query: benchmarkQueries[i % benchmarkQueries.length], limit: 10 });
+        httpSamples.push(await timed(async () => (await fetch(`${server.url}/v1/memory/retrieve`, { method: "POST", headers, body })).arrayBuffer()));
+      }
+      rows.push({ database: name, measure: `retrieve at ${stage} memories (HTTP, keep-alive)`, value: latencySummary(httpSamples) });
     }
-    rows.push({ database: name, measure: `retrieve with context at ${MEMORIES} memories (service layer)`, value: latencySummary(serviceSamples) });
 
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    const httpSamples: number[] = [];
-    for (let i = 0; i < QUERIES; i++) {
-      const body = JSON.stringify({ query: benchmarkQueries[i % benchmarkQueries.length], limit: 10 });
-      httpSamples.push(await timed(async () => (await fetch(`${server.url}/v1/memory/retrieve`, { method: "POST", headers, body })).arrayBuffer()));
-    }
-    rows.push({ database: name, measure: `retrieve at ${MEMORIES} memories (HTTP, keep-alive)`, value: latencySummary(httpSamples) });
-
     const httpWrites = 1000;
     const writeStart = performance.now();
     for (let i = 0; i < httpWrites; i++) {
@@ -127,7 +135,7 @@ async function main(): Promise<void> {
     postgres.stop();
   }
 
-  console.log(`\nEngram benchmark (${MEMORIES} memories, ${QUERIES} queries each; ${new Date().toISOString()})\n`);
+  console.log(`\nEngram benchmark (memory stages ${MEMORY_STAGES.join(", ")}; ${QUERIES} queries each; ${EVENTS} events; ${new Date().toISOString()})\n`);
   const width = Math.max(...rows.map((r) => r.measure.length));
   for (const row of rows) console.log(`${row.database.padEnd(9)} ${row.measure.padEnd(width)}  ${row.value}`);
 }

@@ -35,6 +35,22 @@ describe(`migrations on ${databaseUnderTest}`, () => {
     }
   });
 
+  it("leaves the full-text index machinery in place after the last migration", async () => {
+    const database = await freshDatabase();
+    await migrate(database);
+    const prisma = await connectPrisma(database);
+    try {
+      // A later migration that rebuilds the Memory table on SQLite drops its triggers with it; this fails then.
+      const names =
+        database.provider === "sqlite"
+          ? (await prisma.$queryRawUnsafe<Array<{ name: string }>>(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'Memory' ORDER BY name`)).map((r) => r.name)
+          : (await prisma.$queryRawUnsafe<Array<{ name: string }>>(`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'Memory' AND indexdef LIKE '%gin%'`)).map((r) => r.name);
+      expect(names).toEqual(database.provider === "sqlite" ? ["Memory_search_delete", "Memory_search_insert", "Memory_search_update"] : ["Memory_searchVector_idx"]);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
   it("lets concurrent starters apply each migration exactly once", async () => {
     const database = await freshDatabase();
     const results = await Promise.all([migrate(database), migrate(database), migrate(database)]);
