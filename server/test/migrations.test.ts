@@ -44,7 +44,7 @@ describe(`migrations on ${databaseUnderTest}`, () => {
       const names =
         database.provider === "sqlite"
           ? (await prisma.$queryRawUnsafe<Array<{ name: string }>>(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'Memory' ORDER BY name`)).map((r) => r.name)
-          : (await prisma.$queryRawUnsafe<Array<{ name: string }>>(`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'Memory' AND indexdef LIKE '%gin%'`)).map((r) => r.name);
+          : (await prisma.$queryRawUnsafe<Array<{ name: string }>>(`SELECT indexname::text AS name FROM pg_indexes WHERE tablename = 'Memory' AND indexdef LIKE '%gin%'`)).map((r) => r.name);
       expect(names).toEqual(database.provider === "sqlite" ? ["Memory_search_delete", "Memory_search_insert", "Memory_search_update"] : ["Memory_searchVector_idx"]);
     } finally {
       await prisma.$disconnect();
