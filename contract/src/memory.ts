@@ -70,8 +70,13 @@ export const ZRetrievalContext = z.object({
   systemBlock: z.string(),
   mode: ZContextMode,
   stats: z.object({
+    /** Memories the full-text search considered. */
     candidates: z.number().int(),
+    /** Memories in the `memories` list. */
     returned: z.number().int(),
+    /** Returned memories left out of the block as near-duplicates of a more useful one in it. */
+    merged: z.number().int(),
+    /** Tokens of the systemBlock (o200k tokenizer). */
     tokens: z.number().int(),
     tookMs: z.number(),
   }),

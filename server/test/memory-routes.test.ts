@@ -100,6 +100,12 @@ describe("retrieve and its aliases", () => {
     const compact = await api.memory.recall({ body: { query: "incidents", includeContext: true, contextMode: "compact" } });
     expect(compact.status === 200 && compact.body.context?.systemBlock).toContain("- incident process: Incidents are declared in #incidents.");
 
+    await api.memory.encode({ body: { text: "Incidents are declared in #incidents!", subject: "incident process", memoryKind: "procedure" } });
+    const merged = await api.memory.retrieve({ body: { query: "where are incidents declared", includeContext: true } });
+    expect(merged.status === 200 && merged.body.memories).toHaveLength(2);
+    expect(merged.status === 200 && merged.body.context?.stats).toMatchObject({ returned: 2, merged: 1 });
+    expect(merged.status === 200 && merged.body.context?.systemBlock.split("\n")).toHaveLength(2);
+
     const none = await api.memory.search({ body: { query: "vacation policy", includeContext: true } });
     expect(none.status === 200 && none.body.context?.systemBlock).toBe("The organization has no stored memory relevant to this request.");
   });

@@ -1,4 +1,5 @@
 import { countTokens } from "gpt-tokenizer";
+import { analyzeText } from "./analyze";
 
 export type ContextMode = "full" | "compact";
 
@@ -15,7 +16,19 @@ export interface AssembledContext {
   systemBlock: string;
   /** Ids of the memories that fit in the block, most useful first. */
   includedIds: string[];
+  /** Ids left out because a more useful memory in the block says nearly the same. */
+  mergedIds: string[];
   tokens: number;
+}
+
+/** Two memories whose term sets overlap this much (Jaccard) say the same thing for a model's purposes. */
+export const NEAR_DUPLICATE_SIMILARITY = 0.8;
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let shared = 0;
+  for (const term of a) if (b.has(term)) shared++;
+  return shared / (a.size + b.size - shared);
 }
 
 /**
@@ -30,7 +43,8 @@ const EMPTY = "The organization has no stored memory relevant to this request.";
 /**
  * Assembles the runtime context block a memory-augmented model receives as a system message: one
  * entry per memory, in the given order, until the token budget (counted with the o200k tokenizer) is
- * spent. Entries that would overflow are dropped whole, never cut mid-sentence.
+ * spent. Near-duplicates of a memory already in the block are merged into it (left out), and entries
+ * that would overflow are dropped whole, never cut mid-sentence.
  */
 export function assembleContext(
   memories: readonly ContextMemory[],
@@ -39,20 +53,28 @@ export function assembleContext(
   const budget = options.tokenBudget ?? DEFAULT_CONTEXT_TOKEN_BUDGET;
   const lines: string[] = [HEADER];
   const includedIds: string[] = [];
+  const mergedIds: string[] = [];
+  const includedTerms: Array<Set<string>> = [];
   // Counting each line alone slightly overestimates the joined block (tokens merge across joins),
   // so the running sum is a safe, cheap bound; the reported figure is the block's exact count.
   let bound = countTokens(HEADER);
   for (const memory of memories) {
+    const terms = new Set(analyzeText(`${memory.subject ?? ""} ${memory.text}`));
+    if (includedTerms.some((kept) => jaccard(kept, terms) >= NEAR_DUPLICATE_SIMILARITY)) {
+      mergedIds.push(memory.id);
+      continue;
+    }
     const line = options.mode === "compact" ? compactLine(memory) : fullLine(memory, options.now);
     const lineTokens = countTokens(`\n${line}`);
     if (bound + lineTokens > budget) continue;
     lines.push(line);
     includedIds.push(memory.id);
+    includedTerms.push(terms);
     bound += lineTokens;
   }
-  if (includedIds.length === 0) return { systemBlock: EMPTY, includedIds, tokens: countTokens(EMPTY) };
+  if (includedIds.length === 0) return { systemBlock: EMPTY, includedIds, mergedIds, tokens: countTokens(EMPTY) };
   const systemBlock = lines.join("\n");
-  return { systemBlock, includedIds, tokens: countTokens(systemBlock) };
+  return { systemBlock, includedIds, mergedIds, tokens: countTokens(systemBlock) };
 }
 
 function fullLine(memory: ContextMemory, now: Date): string {

@@ -6,6 +6,7 @@ export {
   assembleContext,
   describeAge,
   DEFAULT_CONTEXT_TOKEN_BUDGET,
+  NEAR_DUPLICATE_SIMILARITY,
   type AssembledContext,
   type ContextMemory,
   type ContextMode,

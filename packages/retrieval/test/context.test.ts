@@ -30,7 +30,10 @@ describe("context assembly", () => {
   });
 
   it("never exceeds the token budget and drops whole entries", () => {
-    const memories = Array.from({ length: 50 }, (_, i) => memory(`m${i}`, `Fact number ${i} about the payments ledger and its many reconciliation rules.`));
+    const topics = ["ledger", "billing", "checkout", "search", "identity", "pricing", "shipping", "catalog", "refunds", "alerts"];
+    const memories = Array.from({ length: 50 }, (_, i) =>
+      memory(`m${i}`, `INC-${100 + i} hit the ${topics[i % 10]} service in region r${Math.floor(i / 10)}; see runbook ${topics[(i + 3) % 10]}-${i}.`),
+    );
     const block = assembleContext(memories, { mode: "full", now, tokenBudget: 200 });
     expect(block.tokens).toBeLessThanOrEqual(200);
     expect(countTokens(block.systemBlock)).toBe(block.tokens);
@@ -46,5 +49,29 @@ describe("context assembly", () => {
   it("describes ages in human terms", () => {
     const ago = (days: number) => describeAge(new Date(now.getTime() - days * 86_400_000), now);
     expect([ago(0), ago(1), ago(10), ago(90), ago(800)]).toEqual(["today", "yesterday", "10 days ago", "3 months ago", "2 years ago"]);
+  });
+});
+
+describe("near-duplicate merging", () => {
+  it("keeps the more useful of two memories that say the same and reports the other as merged", () => {
+    const block = assembleContext(
+      [
+        memory("a", "Staging resets every Sunday night at 02:00 UTC."),
+        memory("b", "Staging resets every Sunday night at 02:00 UTC!"),
+        memory("c", "Refunds over $500 need a second approver."),
+      ],
+      { mode: "compact", now },
+    );
+    expect(block.includedIds).toEqual(["a", "c"]);
+    expect(block.mergedIds).toEqual(["b"]);
+    expect(block.systemBlock).not.toContain("UTC!");
+  });
+
+  it("keeps memories that only share some words", () => {
+    const block = assembleContext(
+      [memory("a", "Payments deploys need approval from the payments lead."), memory("b", "Payments refunds need approval from finance.")],
+      { mode: "compact", now },
+    );
+    expect(block.includedIds).toEqual(["a", "b"]);
   });
 });

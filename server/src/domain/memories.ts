@@ -222,6 +222,7 @@ export function memoryService(store: Store, { now: clock = () => new Date() }: M
           stats: {
             candidates: candidates.length,
             returned: memories.length,
+            merged: assembled.mergedIds.length,
             tokens: assembled.tokens,
             tookMs: Number((performance.now() - started).toFixed(2)),
           },
