@@ -78,6 +78,16 @@ describe("retrieve and its aliases", () => {
     }
   });
 
+  it("finds a memory by a word first seen after it was searched for, and despite unknown query words", async () => {
+    const { api } = await tenantClient();
+    expect((await api.memory.retrieve({ body: { query: "zeppelin hangar" } })).body).toEqual({ memories: [] });
+    await api.memory.encode({ body: { text: "The zeppelin hangar key is in the facilities safe." } });
+    const found = await api.memory.retrieve({ body: { query: "zeppelin hangar" } });
+    expect(found.status === 200 && found.body.memories).toHaveLength(1);
+    const mixed = await api.memory.retrieve({ body: { query: "quokka zeppelin" } });
+    expect(mixed.status === 200 && mixed.body.memories).toHaveLength(1);
+  });
+
   it("returns nothing for a query that matches nothing", async () => {
     const { api } = await tenantClient();
     await api.memory.encode({ body: { text: "Payments deploy on Tuesdays." } });

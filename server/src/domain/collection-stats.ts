@@ -25,7 +25,8 @@ export function collectionStatsCache(memories: Pick<MemoryRepository, "collectio
       let frequency = frequencies.get(term);
       if (frequency === undefined) {
         frequency = await memories.documentFrequency(term);
-        frequencies.set(term, frequency);
+        // A term no memory holds yet is counted again next time: it may be written any moment.
+        if (frequency > 0) frequencies.set(term, frequency);
       }
       documentFrequency.set(term, frequency);
     }

@@ -1,7 +1,6 @@
 import type { TMemory, TMemoryKind, TMemoryState, TProvenance, TRetrieveResponse } from "@engram/contract";
-import { analyzeText, assembleContext, queryTerms, rankLexically, recordUse, scoreMemory } from "@engram/retrieval";
+import { recordUse } from "@engram/retrieval";
 import { type Caller, memoryScopeFor, requireScope } from "./access";
-import { collectionStatsCache } from "./collection-stats";
 import { AppError } from "./errors";
 import { BatchQueue } from "./batch-queue";
 import { type IdempotentResult, requestHash } from "./idempotency";
@@ -9,43 +8,14 @@ import { type Decision, type KeyedSubmission, writeIdempotentBatch } from "./ide
 import { newId } from "./ids";
 import { memoryView, provenanceView } from "./memory-view";
 import type { MemoryScope, PlannedMemory, Repositories, Store } from "./ports";
+import { memoryRetrieval, type RetrieveInput } from "./retrieval";
 import type { HistoryAction, MemoryRecord } from "./records";
-
-/** Full-text candidates considered per query; when more match, the backend's own rank picks them. */
-const MAX_CANDIDATES = 100;
-/**
- * How many index entries the candidate search may walk. Terms are added rarest first until their
- * postings exceed this, so a query mixing a rare identifier with very common words ("deploy", "api")
- * looks where the rare term is instead of ranking thousands of memories for the common ones; the
- * common words still count when the candidates are scored.
- */
-const CANDIDATE_POSTINGS_BUDGET = 2000;
-
-/** The query terms to search the index with: the rarest, within the postings budget, at least one. */
-export function candidateTerms(terms: readonly string[], documentFrequency: ReadonlyMap<string, number>): string[] {
-  const byRarity = [...terms].sort((a, b) => (documentFrequency.get(a) ?? 0) - (documentFrequency.get(b) ?? 0));
-  const chosen: string[] = [];
-  let postings = 0;
-  for (const term of byRarity) {
-    postings += documentFrequency.get(term) ?? 0;
-    if (chosen.length > 0 && postings > CANDIDATE_POSTINGS_BUDGET) break;
-    chosen.push(term);
-  }
-  return chosen;
-}
 
 export interface EncodeInput {
   text: string;
   subject?: string;
   memoryKind: TMemoryKind;
   confidence: number;
-}
-
-export interface RetrieveInput {
-  query: string;
-  limit: number;
-  includeContext: boolean;
-  contextMode: "full" | "compact";
 }
 
 export interface ControlInput {
@@ -107,7 +77,7 @@ function decideEncode({ caller, agent, input, key, at }: EncodeSubmission): Deci
 }
 
 export function memoryService(store: Store, { now: clock = () => new Date() }: MemoryServiceOptions = {}) {
-  const collectionStats = collectionStatsCache(store.memories);
+  const retrieveMemories = memoryRetrieval(store, clock);
   const encodeQueue = new BatchQueue<EncodeSubmission, IdempotentResult<{ memory: TMemory }>>((batch) =>
     writeIdempotentBatch(store, batch, { route: "memory.encode", decide: async (writers) => ({ decisions: writers.map(decideEncode) }) }),
   );
@@ -177,57 +147,7 @@ export function memoryService(store: Store, { now: clock = () => new Date() }: M
 
     async retrieve(caller: Caller, agent: string | null, input: RetrieveInput): Promise<TRetrieveResponse> {
       requireScope(caller, "memory:read");
-      const started = performance.now();
-      const terms = queryTerms(input.query);
-      const stats = await collectionStats(terms);
-      const candidates = await store.memories.searchDurable(memoryScopeFor(caller, agent), candidateTerms(terms, stats.documentFrequency), MAX_CANDIDATES);
-      const byId = new Map(candidates.map((candidate) => [candidate.id, candidate]));
-      const now = clock();
-      const documents = candidates.map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: c.subject ? analyzeText(c.subject) : [] }));
-      const top = rankLexically(terms, documents, stats)
-        .map((match) => {
-          const candidate = byId.get(match.id)!;
-          const { score } = scoreMemory(
-            {
-              relevance: match.score,
-              confidence: candidate.confidence,
-              recentUses: candidate.recentUses,
-              totalUses: 1 + candidate.reinforcementCount,
-              firstUse: candidate.createdAt,
-            },
-            now,
-          );
-          return { candidate, score };
-        })
-        // Equal scores: the newer memory first, then by id, so the order is the same on every backend.
-        .sort((a, b) => b.score - a.score || b.candidate.createdAt.getTime() - a.candidate.createdAt.getTime() || (a.candidate.id < b.candidate.id ? -1 : 1))
-        .slice(0, input.limit);
-      const records = new Map((await store.memories.findManyByIds(top.map(({ candidate }) => candidate.id))).map((m) => [m.id, m]));
-      const ranked = top.flatMap(({ candidate, score }) => {
-        const memory = records.get(candidate.id);
-        // A memory tombstoned between the two reads is simply left out.
-        return memory && memory.state === "durable" ? [{ memory, score }] : [];
-      });
-      const memories = ranked.map(({ memory, score }) => ({ ...memoryView(memory), score: Number(score.toFixed(6)) }));
-      if (!input.includeContext) return { memories };
-      const assembled = assembleContext(
-        ranked.map(({ memory }) => memory),
-        { mode: input.contextMode, now },
-      );
-      return {
-        memories,
-        context: {
-          systemBlock: assembled.systemBlock,
-          mode: input.contextMode,
-          stats: {
-            candidates: candidates.length,
-            returned: memories.length,
-            merged: assembled.mergedIds.length,
-            tokens: assembled.tokens,
-            tookMs: Number((performance.now() - started).toFixed(2)),
-          },
-        },
-      };
+      return retrieveMemories(memoryScopeFor(caller, agent), input);
     },
 
     reinforce: (caller: Caller, agent: string | null, id: string, input: ControlInput) => control(caller, agent, id, "reinforced", input),
@@ -258,3 +178,4 @@ export function memoryService(store: Store, { now: clock = () => new Date() }: M
 }
 
 export type MemoryService = ReturnType<typeof memoryService>;
+export type { RetrieveInput } from "./retrieval";
