@@ -4,5 +4,5 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { conditions: ["source"] },
   ssr: { resolve: { conditions: ["source"] } },
-  test: { name: "sdk", env: { ENGRAM_TEST_DATABASE: "sqlite" } },
+  test: { name: "sdk", env: { ENGRAM_TEST_DATABASE: "sqlite" }, testTimeout: 30_000, hookTimeout: 240_000 },
 });

@@ -1,5 +1,8 @@
 import { z } from "zod";
 
+/** The version of the published memory, inference and event interface (spec section 9). */
+export const interfaceVersion = "3.12.3";
+
 export const ZEnvironment = z.enum(["test", "staging", "production"]);
 export type TEnvironment = z.infer<typeof ZEnvironment>;
 

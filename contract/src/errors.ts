@@ -31,7 +31,17 @@ export const errorCodes = {
   route_not_found: { status: 404, type: "invalid_request_error" },
   invalid_state_transition: { status: 409, type: "invalid_request_error" },
   idempotency_key_reused: { status: 409, type: "invalid_request_error" },
+  model_not_found: { status: 404, type: "invalid_request_error" },
+  context_length_exceeded: { status: 400, type: "invalid_request_error" },
   rate_limit_exceeded: { status: 429, type: "rate_limit_error" },
+  /** The upstream model refused the forwarded request as invalid (its message is passed on); do not retry. */
+  upstream_rejected: { status: 400, type: "model_error" },
+  /** The upstream answered something unusable (e.g. it refused the gateway's credentials, or sent no JSON). */
+  upstream_error: { status: 500, type: "model_error" },
+  /** The upstream is rate limited, down, or did not answer in time: retry after Retry-After. */
+  upstream_rate_limited: { status: 503, type: "model_error" },
+  upstream_unavailable: { status: 503, type: "model_error" },
+  upstream_timeout: { status: 503, type: "model_error" },
   internal_error: { status: 500, type: "server_error" },
   service_unavailable: { status: 503, type: "server_error" },
 } as const satisfies Record<string, { status: number; type: TErrorType }>;

@@ -1,9 +1,8 @@
 import { generateOpenApi } from "@ts-rest/open-api";
 import { type OpenAPIObject, OpenApiBuilder } from "openapi3-ts/oas30";
-import { contract } from "./index";
+import { contract, interfaceVersion } from "./index";
 
-/** The version of the published interface (spec section 9). */
-export const interfaceVersion = "3.12.3";
+export { interfaceVersion };
 
 type OperationMapper = NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>["operationMapper"]>;
 
@@ -15,6 +14,21 @@ const withRequestExample: OperationMapper = (operation, route) => {
   if (example === undefined || !body || !json) return operation;
   return { ...operation, requestBody: { ...body, content: { "application/json": { ...json, example } } } };
 };
+
+/** Routes marked `metadata.public` (the health check) need no token. */
+const withPublicSecurity: OperationMapper = (operation, route) =>
+  (route.metadata as { public?: boolean } | undefined)?.public ? { ...operation, security: [] } : operation;
+
+/** Chat routes answer `text/event-stream` as well when the request asks to stream. */
+const withEventStream: OperationMapper = (operation, route) => {
+  const ok = operation.responses?.["200"];
+  if (!route.path.endsWith("/chat/completions") || !ok || !("content" in ok) || !ok.content) return operation;
+  const stream = { schema: { type: "string", description: "`data: <chat.completion.chunk JSON>` lines, ending with `data: [DONE]`" } };
+  return { ...operation, responses: { ...operation.responses, "200": { ...ok, content: { ...ok.content, "text/event-stream": stream } } } };
+};
+
+const operationMapper: OperationMapper = (operation, route) =>
+  [withRequestExample, withPublicSecurity, withEventStream].reduce((op, mapper) => mapper(op, route), operation);
 
 /**
  * Builds the OpenAPI 3 document from the contract. Kept out of the package index so the SDK bundle
@@ -28,10 +42,10 @@ export function buildOpenApiDocument(): OpenAPIObject {
         title: "Engram API",
         version: interfaceVersion,
         description:
-          "Organization memory for AI assistants. Authenticate with `Authorization: Bearer acm_…`; the token selects the organization and environment.",
+          "Organization memory for AI assistants, and an OpenAI-compatible inference gateway grounded in it. Authenticate with `Authorization: Bearer acm_…`; the token selects the organization and environment.",
       },
     },
-    { setOperationId: "concatenated-path", operationMapper: withRequestExample },
+    { setOperationId: "concatenated-path", operationMapper },
   ) as unknown as OpenAPIObject;
 
   const document = OpenApiBuilder.create(paths)

@@ -4,7 +4,8 @@
  */
 import { Engram, NotFoundError } from "@engram/sdk";
 
-const engram = new Engram({ baseUrl: process.env.ENGRAM_BASE_URL ?? "http://localhost:8787" });
+// Reads ENGRAM_TOKEN and ENGRAM_BASE_URL (default http://localhost:8787) from the environment.
+const engram = new Engram();
 
 const procedure = await engram.memory.remember({
   text: "Payments deploys with `make release` after CI is green.",
@@ -14,8 +15,10 @@ const procedure = await engram.memory.remember({
 });
 console.log("remembered", procedure.id);
 
-const { memories, context } = await engram.memory.recall({ query: "how do we deploy payments?", includeContext: true });
-console.log(`recalled ${memories.length} memories; context block for your model:\n${context?.systemBlock}`);
+// withResponse() also gives the answer's headers: request id and the rate-limit window.
+const { data, response } = await engram.memory.recall({ query: "how do we deploy payments?", includeContext: true }).withResponse();
+console.log(`recalled ${data.memories.length} memories (request ${response.requestId}, ${response.rateLimit?.remaining ?? "unlimited"} requests left this minute)`);
+console.log(`context block for your model:\n${data.context?.systemBlock}`);
 
 await engram.memory.reinforce(procedure.id, { reason: "answered a deploy question", actor: "examples" });
 await engram.memory.suppress(procedure.id, { reason: "demonstrating suppression" });

@@ -1,148 +1,55 @@
-import {
-  contract,
-  type TControlBody,
-  type TEncodeBody,
-  type TMemory,
-  type TProvenance,
-  type TRetrieveBody,
-  type TRetrieveResponse,
-} from "@engram/contract";
-import { initClient } from "@ts-rest/core";
-import { APIConnectionError, errorFromResponse } from "./errors";
+import type { THealth } from "@engram/contract";
+import type { APIPromise } from "./api-promise";
+import { EngramError } from "./errors";
+import { apiCall, createHttp, type Http } from "./http";
+import { defaults, type EngramOptions, fromEnvironment, type RequestOptions } from "./options";
+import { Chat } from "./resources/chat";
+import { EventsResource } from "./resources/events";
+import { MemoryResource } from "./resources/memory";
+import { Models } from "./resources/models";
 
-export interface EngramOptions {
-  /** Where the Engram server is; defaults to `ENGRAM_BASE_URL`, else `http://localhost:8787`. */
-  baseUrl?: string;
-  /** An organization access token (`acm_…`); defaults to `ENGRAM_TOKEN`, else `ACM_TOKEN`. */
-  token?: string;
-  /** Act inside this agent's boundary by default (the agent path forms). */
-  agent?: string;
-  /** A fetch implementation, e.g. to add a proxy; defaults to the global fetch. */
-  fetch?: typeof fetch;
-}
-
-type Answer = { status: number; body: unknown; headers: Headers };
-
-/** Returns the body of a success, or throws the typed error of anything else. */
-async function unwrap<T>(call: Promise<Answer>): Promise<T> {
-  let answer: Answer;
-  try {
-    answer = await call;
-  } catch (error) {
-    throw new APIConnectionError(error);
-  }
-  if (answer.status >= 200 && answer.status < 300) return answer.body as T;
-  throw errorFromResponse(answer.status, answer.body, answer.headers);
-}
-
-/** The Engram client. `new Engram()` reads its token from the environment. */
+/**
+ * The Engram client. `new Engram()` reads its token from `ENGRAM_TOKEN` (or `ACM_TOKEN`) and its address from
+ * `ENGRAM_BASE_URL`.
+ */
 export class Engram {
+  /** Encode, retrieve and manage memories. */
   readonly memory: MemoryResource;
+  /** Send developer and system events. */
+  readonly events: EventsResource;
+  /** Chat completions grounded in memory (the OpenAI-compatible gateway). */
+  readonly chat: Chat;
+  /** The models the gateway advertises. */
+  readonly models: Models;
   readonly #options: EngramOptions;
+  readonly #http: Http;
 
   constructor(options: EngramOptions = {}) {
-    const token = options.token ?? process.env.ENGRAM_TOKEN ?? process.env.ACM_TOKEN;
-    if (!token) throw new Error("Engram needs a token: pass { token } or set ENGRAM_TOKEN");
-    this.#options = { ...options, token };
-    const fetchImpl = options.fetch ?? globalThis.fetch;
-    const http = initClient(contract, {
-      baseUrl: (options.baseUrl ?? process.env.ENGRAM_BASE_URL ?? "http://localhost:8787").replace(/\/+$/, ""),
-      baseHeaders: { authorization: `Bearer ${token}` },
-      throwOnUnknownStatus: false,
-      api: async ({ path, method, headers, body }) => {
-        const response = await fetchImpl(path, { method, headers, body });
-        const text = await response.text();
-        return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-      },
-    });
-    this.memory = new MemoryResource(http, options.agent);
+    const token = options.token ?? fromEnvironment("ENGRAM_TOKEN") ?? fromEnvironment("ACM_TOKEN");
+    if (!token) throw new EngramError("Engram needs a token: pass { token } or set ENGRAM_TOKEN");
+    const maxRetries = options.maxRetries ?? defaults.maxRetries;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new EngramError(`maxRetries must be a whole number, 0 or more; got ${maxRetries}`);
+    const timeoutMs = options.timeoutMs ?? defaults.timeoutMs;
+    if (!(timeoutMs > 0)) throw new EngramError(`timeoutMs must be a positive number of milliseconds; got ${timeoutMs}`);
+    const baseUrl = (options.baseUrl ?? fromEnvironment("ENGRAM_BASE_URL") ?? defaults.baseUrl).replace(/\/+$/, "");
+    this.#options = { ...options, token, baseUrl };
+
+    // Looked up per call, so a fetch replaced after construction (instrumentation, test servers) is used.
+    const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#http = createHttp(baseUrl, token, { fetch, maxRetries, timeoutMs });
+    this.memory = new MemoryResource(this.#http, options.agent);
+    this.events = new EventsResource(this.#http);
+    this.chat = new Chat(this.#http, options.agent);
+    this.models = new Models(this.#http);
+  }
+
+  /** Whether the server, its database and its model answer (the route checks no token); a 503 answers too. */
+  health(options?: RequestOptions): APIPromise<THealth> {
+    return apiCall(this.#http.health.check({ requestOptions: options, answerStatuses: [503] }));
   }
 
   /** A client like this one that acts inside another agent's boundary. */
   agent(slug: string): Engram {
     return new Engram({ ...this.#options, agent: slug });
-  }
-}
-
-type Http = ReturnType<typeof initClient<typeof contract, { baseUrl: string; baseHeaders: Record<string, string> }>>;
-
-export class MemoryResource {
-  constructor(
-    private readonly http: Http,
-    private readonly agentSlug: string | undefined,
-  ) {}
-
-  /** Encodes a memory. Every call carries an Idempotency-Key (yours, or a new UUID), so it is safe to repeat. */
-  async encode(body: TEncodeBody, options: { idempotencyKey?: string } = {}): Promise<TMemory> {
-    const headers = { "idempotency-key": options.idempotencyKey ?? crypto.randomUUID() };
-    const call = this.agentSlug
-      ? this.http.memory.encodeForAgent({ params: { agentSlug: this.agentSlug }, body, headers })
-      : this.http.memory.encode({ body, headers });
-    return (await unwrap<{ memory: TMemory }>(call)).memory;
-  }
-
-  /** Alias of encode. */
-  remember(body: TEncodeBody, options?: { idempotencyKey?: string }): Promise<TMemory> {
-    return this.encode(body, options);
-  }
-
-  retrieve(body: TRetrieveBody): Promise<TRetrieveResponse> {
-    return this.retrieveBy("retrieve", body);
-  }
-
-  recall(body: TRetrieveBody): Promise<TRetrieveResponse> {
-    return this.retrieveBy("recall", body);
-  }
-
-  search(body: TRetrieveBody): Promise<TRetrieveResponse> {
-    return this.retrieveBy("search", body);
-  }
-
-  async reinforce(id: string, body: TControlBody = {}): Promise<TMemory> {
-    return this.control("reinforce", id, body);
-  }
-
-  async suppress(id: string, body: TControlBody = {}): Promise<TMemory> {
-    return this.control("suppress", id, body);
-  }
-
-  async restore(id: string, body: TControlBody = {}): Promise<TMemory> {
-    return this.control("restore", id, body);
-  }
-
-  provenance(id: string): Promise<TProvenance> {
-    return unwrap(
-      this.agentSlug
-        ? this.http.memory.provenanceForAgent({ params: { agentSlug: this.agentSlug, id } })
-        : this.http.memory.provenance({ params: { id } }),
-    );
-  }
-
-  /** Tombstones a memory: removed from retrieval, kept for provenance. */
-  async delete(id: string): Promise<TMemory> {
-    const call = this.agentSlug
-      ? this.http.memory.deleteForAgent({ params: { agentSlug: this.agentSlug, id } })
-      : this.http.memory.delete({ params: { id } });
-    return (await unwrap<{ memory: TMemory }>(call)).memory;
-  }
-
-  /** Alias of delete. */
-  tombstone(id: string): Promise<TMemory> {
-    return this.delete(id);
-  }
-
-  private retrieveBy(route: "retrieve" | "recall" | "search", body: TRetrieveBody): Promise<TRetrieveResponse> {
-    return unwrap(
-      this.agentSlug
-        ? this.http.memory[`${route}ForAgent`]({ params: { agentSlug: this.agentSlug }, body })
-        : this.http.memory[route]({ body }),
-    );
-  }
-
-  private async control(action: "reinforce" | "suppress" | "restore", id: string, body: TControlBody): Promise<TMemory> {
-    const call = this.agentSlug
-      ? this.http.memory[`${action}ForAgent`]({ params: { agentSlug: this.agentSlug, id }, body })
-      : this.http.memory[action]({ params: { id }, body });
-    return (await unwrap<{ memory: TMemory }>(call)).memory;
   }
 }

@@ -1,6 +1,17 @@
-export { Engram, MemoryResource, type EngramOptions } from "./client";
+export { Engram } from "./client";
+export type { EngramOptions, RequestOptions, WriteOptions } from "./options";
+export { APIPromise, type WithResponse } from "./api-promise";
+export type { RateLimitInfo, ResponseInfo } from "./response-info";
+export { MemoryResource } from "./resources/memory";
+export { EventsResource, type EventOptions } from "./resources/events";
+export { Chat, ChatCompletions, type ChatCompletionCreateParams, type ChatCompletionStreamParams, type ChatOptions } from "./resources/chat";
+export { Models } from "./resources/models";
+export { Stream } from "./streaming";
 export {
   APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
   AuthenticationError,
   ConflictError,
   EngramError,
@@ -11,9 +22,21 @@ export {
   RateLimitError,
 } from "./errors";
 export type {
+  TChatCompletion as ChatCompletion,
+  TChatCompletionChunk as ChatCompletionChunk,
+  TChatCompletionRequest as ChatCompletionRequest,
+  TChatMessage as ChatMessage,
   TControlBody as ControlBody,
   TEncodeBody as EncodeBody,
+  TErrorBody as ErrorBody,
+  TEventBody as EventBody,
+  TEventResult as EventResult,
+  THealth as Health,
   TMemory as Memory,
+  TMemoryKind as MemoryKind,
+  TMemoryState as MemoryState,
+  TModel as Model,
+  TModelList as ModelList,
   TProvenance as Provenance,
   TRetrieveBody as RetrieveBody,
   TRetrieveResponse as RetrieveResponse,

@@ -8,11 +8,13 @@ import { join } from "node:path";
 import pg from "pg";
 import type { DatabaseConfig } from "../src/db/config";
 import type { Caller } from "../src/domain/access";
+import { parseRateLimitSetting } from "../src/domain/rate-limits/policy";
 import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/tokens";
 import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";
 import { startLocalPostgres } from "../test/support/local-postgres";
 import { benchmarkQueries, syntheticEvents, syntheticMemories } from "./corpus";
+import { benchGateway, formatGatewayRows } from "./gateway";
 import { loadFromWorker } from "./http-load";
 
 /** Retrieval is measured as the memory count passes each stage, to show how latency grows. */
@@ -55,7 +57,9 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 async function benchDatabase(name: string, database: DatabaseConfig): Promise<Row[]> {
   const rows: Row[] = [];
-  const server = await startServer({ port: 0, host: "127.0.0.1", dataDir: tmpdir(), database, logLevel: "silent", authCacheMs: DEFAULT_AUTH_CACHE_MS }, createLogger("silent"));
+  // Rate limits stay on (their cost is part of every request) but high enough never to refuse.
+  const rateLimits = parseRateLimitSetting("*.*=1000000000");
+  const server = await startServer({ port: 0, host: "127.0.0.1", dataDir: tmpdir(), database, logLevel: "silent", authCacheMs: DEFAULT_AUTH_CACHE_MS, rateLimits }, createLogger("silent"));
   try {
     const { organizations, tokens, memories } = server.services;
     const org = await organizations.create({ name: "bench" });
@@ -120,7 +124,10 @@ async function benchDatabase(name: string, database: DatabaseConfig): Promise<Ro
   return rows;
 }
 
-async function main(): Promise<void> {
+/** BENCH_SECTIONS picks what runs: `memory` (ingestion, encode, retrieval), `gateway` (inference latency); both by default. */
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "memory,gateway").split(",").map((s) => s.trim()));
+
+async function benchMemory(): Promise<void> {
   const rows: Row[] = [];
   rows.push(...(await benchDatabase("sqlite", { provider: "sqlite", file: join(mkdtempSync(join(tmpdir(), "engram-bench-")), "engram.db") })));
 
@@ -138,6 +145,11 @@ async function main(): Promise<void> {
   console.log(`\nEngram benchmark (memory stages ${MEMORY_STAGES.join(", ")}; ${QUERIES} queries each; ${EVENTS} events; ${new Date().toISOString()})\n`);
   const width = Math.max(...rows.map((r) => r.measure.length));
   for (const row of rows) console.log(`${row.database.padEnd(9)} ${row.measure.padEnd(width)}  ${row.value}`);
+}
+
+async function main(): Promise<void> {
+  if (SECTIONS.has("memory")) await benchMemory();
+  if (SECTIONS.has("gateway")) console.log(`\n${formatGatewayRows(await benchGateway())}`);
 }
 
 await main();

@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
 import { openStore } from "../src/db/store";
+import { embeddingsConfigFrom } from "../src/embeddings/config";
+import { openAiEmbedder } from "../src/embeddings/openai-embedder";
 import { createServices } from "../src/services";
 import { type EvalQuery, evaluationSet, type QueryKind } from "./dataset";
 
@@ -34,13 +36,21 @@ function measure(queries: EvalQuery[], rankings: string[][]): Metrics {
   return { recallAt5: recallAt5 / n, recallAt10: recallAt10 / n, mrr: mrr / n };
 }
 
+/** The engine's semantic half joins in when ENGRAM_EMBEDDINGS_URL names an endpoint (see the README). */
+function embeddingsForEval() {
+  const config = embeddingsConfigFrom(process.env);
+  if (!config) return null;
+  console.log(`Semantic retrieval on: ${config.model} at ${config.baseUrl}`);
+  return { embedder: openAiEmbedder(config), minSimilarity: config.minSimilarity, onError: (error: unknown, message: string) => console.warn(message, error) };
+}
+
 async function engineRankings(): Promise<string[][]> {
   const { memories, queries } = evaluationSet();
   const evaluatedAt = new Date("2026-11-01T12:00:00Z");
   let now = evaluatedAt;
   const store = await openStore({ provider: "sqlite", file: join(mkdtempSync(join(tmpdir(), "engram-eval-")), "engram.db") });
   try {
-    const services = createServices(store, { now: () => now });
+    const services = createServices(store, { now: () => now, embeddings: embeddingsForEval() });
     const org = await services.organizations.create({ name: "eval" });
     const { token } = await services.tokens.create({ orgId: org.id, name: "eval", scopes: ["memory:read", "memory:write", "memory:control"], environment: "production" });
     const caller = await services.tokens.authenticate(token, "eval");
@@ -59,6 +69,7 @@ async function engineRankings(): Promise<string[][]> {
       await services.memories.reinforce(caller, null, id, { reason: "useful" });
     }
 
+    await services.embeddings?.idle();
     now = evaluatedAt;
     const rankings: string[][] = [];
     for (const query of queries) {

@@ -8,7 +8,9 @@ import { authenticate } from "./http/auth";
 import { jsonBody } from "./http/body";
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from "./http/errors";
 import { eventRoutes } from "./http/event-routes";
+import { chatCompletionHandler, healthRoutes, modelRoutes, modelsContract } from "./http/inference-routes";
 import { memoryRoutes } from "./http/memory-routes";
+import { rateLimit } from "./http/rate-limit";
 import { requestContext } from "./http/request-context";
 
 export interface AppOptions {
@@ -28,10 +30,17 @@ export function createApp({ services, logger, validateResponses = false }: AppOp
     res.json(openApiDocument);
   });
 
-  app.use("/v1", authenticate(services.tokens), jsonBody);
   const endpointOptions = { requestValidationErrorHandler, responseValidation: validateResponses };
+  // The health check needs no token, so it comes before authentication.
+  createExpressEndpoints(contract.health, healthRoutes(services.inference), app, endpointOptions);
+
+  app.use("/v1", authenticate(services.tokens), rateLimit(services.rateLimiter), jsonBody);
   createExpressEndpoints(contract.events, eventRoutes(services.events), app, endpointOptions);
   createExpressEndpoints(contract.memory, memoryRoutes(services.memories), app, endpointOptions);
+  const chat = chatCompletionHandler(services.inference, { validateResponses });
+  app.post(contract.inference.chatCompletions.path, chat);
+  app.post(contract.inference.chatCompletionsForAgent.path, chat);
+  createExpressEndpoints(modelsContract, modelRoutes(services.inference), app, endpointOptions);
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -1,5 +1,9 @@
 import { databaseConfigFrom, type DatabaseConfig } from "./db/config";
+import { parseRateLimitSetting, type RateLimitOverride } from "./domain/rate-limits/policy";
 import { DEFAULT_AUTH_CACHE_MS } from "./domain/tokens";
+import { embeddingsConfigFrom, type SemanticConfig } from "./embeddings/config";
+import { inferenceConfigFrom } from "./gateway/config";
+import type { InferenceConfig } from "./gateway/gateway";
 
 export interface ServerConfig {
   port: number;
@@ -9,6 +13,12 @@ export interface ServerConfig {
   logLevel: string;
   /** ENGRAM_AUTH_CACHE_MS: how long a verified token is trusted without a database read. */
   authCacheMs: number;
+  /** ENGRAM_EMBEDDINGS_*: semantic retrieval through an OpenAI-compatible embeddings endpoint, if set. */
+  embeddings?: SemanticConfig | null;
+  /** ENGRAM_MODEL_ID and ENGRAM_UPSTREAM_*: the inference gateway (the embedded responder when absent). */
+  inference?: InferenceConfig;
+  /** ENGRAM_RATE_LIMITS: overrides of the default rate limits, or `off` (defaults when absent). */
+  rateLimits?: RateLimitOverride[] | "off";
 }
 
 /** Reads the documented environment variables (README, "Configuration"). */
@@ -25,5 +35,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     database: databaseConfigFrom(env.DATABASE_URL, dataDir),
     logLevel: env.LOG_LEVEL ?? "info",
     authCacheMs,
+    embeddings: embeddingsConfigFrom(env),
+    inference: inferenceConfigFrom(env),
+    rateLimits: parseRateLimitSetting(env.ENGRAM_RATE_LIMITS),
   };
 }

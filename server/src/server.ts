@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 import { createApp } from "./app";
 import type { ServerConfig } from "./config";
 import { openStore } from "./db/store";
+import { rateLimitPolicy } from "./domain/rate-limits/policy";
+import { openAiEmbedder } from "./embeddings/openai-embedder";
 import { createServices, type Services } from "./services";
 
 export interface RunningServer {
@@ -14,14 +16,29 @@ export interface RunningServer {
 
 const IDEMPOTENCY_SWEEP_MS = 60 * 60 * 1000;
 const SHUTDOWN_GRACE_MS = 10_000;
+const EMBEDDING_SWEEP_MS = 60 * 1000;
 
 export async function startServer(
   config: ServerConfig,
   logger: Logger,
-  options: { validateResponses?: boolean } = {},
+  options: { validateResponses?: boolean; now?: () => Date } = {},
 ): Promise<RunningServer> {
   const store = await openStore(config.database);
-  const services = createServices(store, { authCacheMs: config.authCacheMs });
+  const embeddings = config.embeddings
+    ? {
+        embedder: openAiEmbedder(config.embeddings),
+        minSimilarity: config.embeddings.minSimilarity,
+        onError: (err: unknown, message: string) => logger.warn({ err }, message),
+      }
+    : null;
+  const services = createServices(store, {
+    authCacheMs: config.authCacheMs,
+    embeddings,
+    inference: config.inference,
+    rateLimits: rateLimitPolicy(config.rateLimits),
+    onRateLimitError: (err) => logger.warn({ err }, "rate-limit counters unavailable; admitting requests"),
+    now: options.now,
+  });
   const app = createApp({ services, logger, validateResponses: options.validateResponses });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -33,8 +50,15 @@ export async function startServer(
 
   const sweep = setInterval(() => {
     store.transaction((tx) => tx.idempotency.deleteExpired(new Date())).catch((err) => logger.warn({ err }, "idempotency sweep failed"));
+    // Rate-limit counters matter for their own minute only.
+    store.rateLimits.deleteBefore(Math.floor(Date.now() / 60_000) - 1).catch((err) => logger.warn({ err }, "rate-limit sweep failed"));
   }, IDEMPOTENCY_SWEEP_MS);
   sweep.unref();
+  // Memories left without a vector (endpoint down, a process stopped first, promoted candidates) are embedded by sweeps.
+  const embedSweep = () => services.embeddings?.sweep().catch((err) => logger.warn({ err }, "embedding sweep failed"));
+  void embedSweep();
+  const embeddingSweeps = setInterval(embedSweep, EMBEDDING_SWEEP_MS);
+  embeddingSweeps.unref();
 
   let closing: Promise<void> | undefined;
   return {
@@ -43,6 +67,8 @@ export async function startServer(
     close() {
       closing ??= (async () => {
         clearInterval(sweep);
+        clearInterval(embeddingSweeps);
+        await services.embeddings?.stop();
         const drained = new Promise<void>((resolve) => server.close(() => resolve()));
         // Keep-alive connections become idle as their last response ends; close each as soon as it does.
         const reapIdle = setInterval(() => server.closeIdleConnections(), 50);

@@ -5,7 +5,10 @@ import { stemmer } from "stemmer";
  * - Unicode and case folding ("Café" and "cafe" meet);
  * - identifiers common in developer memory kept whole *and* split into their parts: ticket ids
  *   (`INC-42`), service names (`payments-api`), versions (`v1.4.0`), paths (`docs/runbooks/x.md`),
- *   `snake_case` and `camelCase` (`paymentService` -> `paymentservice`, `payment`, `service`);
+ *   `snake_case` and `camelCase` (`paymentService` -> `paymentservice`, `payment`, `service`), letters
+ *   and digits run together (`INC2077` -> `inc2077`, `inc`, `2077`); hyphenated and snake_case names are
+ *   also indexed run together (`inc-42` as `inc42`, `payments-api` as `paymentsapi`, which `PaymentsAPI`
+ *   meets), and versions without their `v` (`v1.4.0` as `1.4.0`);
  * - Porter stemming of plain words ("deploys", "deployed", "deploying" -> "deploy");
  * - English stop words dropped.
  */
@@ -21,7 +24,10 @@ const STOP_WORDS = new Set(
 
 /** A run of letters and digits, optionally joined into one identifier by . _ - / : # @ */
 const RAW_TOKEN = /[\p{L}\p{N}]+(?:[._\-/:#@][\p{L}\p{N}]+)*/gu;
+const SEPARATOR = /[._\-/:#@]/;
 const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+const LETTER_DIGIT_BOUNDARY = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+const VERSION = /^v(\d+(?:\.\d+)+)$/;
 const PLAIN_WORD = /^\p{L}+$/u;
 
 /** Lower-cases and strips diacritics. */
@@ -40,11 +46,14 @@ function normalizeWord(word: string): string | null {
 export function analyzeText(text: string): string[] {
   const terms: string[] = [];
   for (const [raw] of text.normalize("NFKD").replace(/\p{M}+/gu, "").matchAll(RAW_TOKEN)) {
-    const parts = raw.split(/[._\-/:#@]/).flatMap((part) => part.split(CAMEL_BOUNDARY));
+    const parts = raw
+      .split(SEPARATOR)
+      .flatMap((part) => part.split(CAMEL_BOUNDARY))
+      .flatMap((part) => part.split(LETTER_DIGIT_BOUNDARY));
     const whole = raw.toLowerCase();
     if (parts.length > 1) {
-      // An identifier: the whole form matches exact mentions, the parts match loose ones.
-      if (!STOP_WORDS.has(whole)) terms.push(whole.replace(/[._\-/:#@]/g, (sep) => (sep === "_" || sep === "-" ? "-" : sep)));
+      // An identifier: the whole form matches exact mentions, its other spellings and parts loose ones.
+      if (!STOP_WORDS.has(whole)) terms.push(...identifierForms(whole));
       for (const part of parts) {
         const term = normalizeWord(part.toLowerCase());
         if (term) terms.push(term);
@@ -55,6 +64,17 @@ export function analyzeText(text: string): string[] {
     if (term) terms.push(term);
   }
   return terms;
+}
+
+/** An identifier as written (`_` read as `-`), run together when hyphenated, and a version without its `v`. */
+function identifierForms(whole: string): string[] {
+  const written = whole.replaceAll("_", "-");
+  const forms = [written];
+  const runTogether = written.replaceAll("-", "");
+  if (runTogether !== written && !SEPARATOR.test(runTogether)) forms.push(runTogether);
+  const version = VERSION.exec(written)?.[1];
+  if (version) forms.push(version);
+  return forms;
 }
 
 /** Distinct query terms, in first-seen order. */

@@ -11,3 +11,6 @@ export {
   type ContextMemory,
   type ContextMode,
 } from "./context";
+export { reciprocalRankFusion, RRF_K, type Fused } from "./fusion";
+export { dot, nearest, unitVector, type Neighbour } from "./vectors";
+export { expandQuery, SYNONYM_WEIGHT } from "./synonyms";

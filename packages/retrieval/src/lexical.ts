@@ -26,12 +26,18 @@ const SUBJECT_WEIGHT = 2;
 
 /**
  * Ranks documents by BM25, with the subject weighted above the text. Documents that match no query term
- * are left out. Term weights come from `collection` when given (the whole index), else from the
- * documents passed in.
+ * are left out. Query terms count by their weight (1 when given as a list; expanded synonyms count
+ * less). Term weights come from `collection` when given (the whole index), else from the documents
+ * passed in.
  */
-export function rankLexically(queryTerms: readonly string[], documents: readonly LexicalDocument[], collection?: CollectionStats): LexicalMatch[] {
-  if (queryTerms.length === 0 || documents.length === 0) return [];
-  const wanted = new Set(queryTerms);
+export function rankLexically(
+  query: readonly string[] | ReadonlyMap<string, number>,
+  documents: readonly LexicalDocument[],
+  collection?: CollectionStats,
+): LexicalMatch[] {
+  const weights: ReadonlyMap<string, number> = Array.isArray(query) ? new Map(query.map((term) => [term, 1])) : (query as ReadonlyMap<string, number>);
+  if (weights.size === 0 || documents.length === 0) return [];
+  const wanted = new Set(weights.keys());
   const analysed = documents.map((doc) => ({ id: doc.id, ...termFrequencies(doc, wanted) }));
   const stats = collection ?? statsOf(analysed);
   const averageLength = stats.averageLength || 1;
@@ -44,7 +50,7 @@ export function rankLexically(queryTerms: readonly string[], documents: readonly
       const df = Math.max(1, stats.documentFrequency.get(term) ?? 0);
       const n = Math.max(stats.documents, df);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength));
+      score += (weights.get(term)! * idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength));
     }
     if (score > 0) matches.push({ id: doc.id, score });
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeText, queryTerms } from "../src/analyze";
 import { rankLexically } from "../src/lexical";
+import { expandQuery, SYNONYM_WEIGHT } from "../src/synonyms";
 
 const analysed = (id: string, text: string, subject: string | null) => ({
   id,
@@ -64,5 +65,32 @@ describe("BM25 with collection statistics", () => {
   it("treats a term the statistics do not know yet as rare rather than failing", () => {
     const [match] = rankLexically(queryTerms("ledger"), [analysed("x", "ledger", null)], { documents: 10, averageLength: 1, documentFrequency: new Map() });
     expect(match!.score).toBeGreaterThan(0);
+  });
+});
+
+describe("synonym expansion", () => {
+  it("adds the other words of a term's group at a lower weight, keeping the query's own words at 1", () => {
+    const weights = expandQuery(queryTerms("prod outage"));
+    expect(weights.get("prod")).toBe(1);
+    expect(weights.get("outag")).toBe(1);
+    expect(weights.get("product")).toBe(SYNONYM_WEIGHT);
+    expect(weights.get("incid")).toBe(SYNONYM_WEIGHT);
+    expect(expandQuery(queryTerms("incident outage")).get("incid")).toBe(1);
+  });
+
+  it("lets word forms the stemmer keeps apart meet: deploy and deployment", () => {
+    expect(queryTerms("deploy")).not.toEqual(queryTerms("deployment"));
+    expect(expandQuery(queryTerms("deploy")).has(queryTerms("deployment")[0]!)).toBe(true);
+  });
+
+  it("finds a memory in other words, but ranks the exact wording first", () => {
+    const docs = [analysed("exact", "The prod outage lasted an hour.", null), analysed("synonym", "The production incident lasted an hour.", null), analysed("other", "Lunch is at noon.", null)];
+    const ranked = rankLexically(expandQuery(queryTerms("prod outage")), docs);
+    expect(ranked.map((m) => m.id)).toEqual(["exact", "synonym"]);
+    expect(rankLexically(queryTerms("prod outage"), docs).map((m) => m.id)).toEqual(["exact"]);
+  });
+
+  it("leaves terms outside the thesaurus alone", () => {
+    expect([...expandQuery(queryTerms("payments-api INC-42"))]).toEqual(queryTerms("payments-api INC-42").map((t) => [t, 1]));
   });
 });

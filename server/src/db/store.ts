@@ -3,25 +3,36 @@ import type { DatabaseConfig } from "./config";
 import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
 import { connectPrisma, type PrismaTx } from "./prisma";
+import { embeddingRepository } from "./repositories/embeddings";
 import { eventRepository } from "./repositories/events";
 import { idempotencyRepository } from "./repositories/idempotency";
 import { memoryRepository } from "./repositories/memories";
-import { type CandidateSearch, postgresCandidates, postgresStats, sqliteCandidates, sqliteStats, type StatsQueries } from "./repositories/memory-search";
+import {
+  type FullTextSearch,
+  postgresCandidates,
+  postgresCandidatesById,
+  postgresStats,
+  sqliteCandidates,
+  sqliteCandidatesById,
+  sqliteStats,
+} from "./repositories/memory-search";
 import { organizationRepository } from "./repositories/organizations";
+import { rateLimitRepository } from "./repositories/rate-limits";
 import { tokenRepository } from "./repositories/tokens";
 import { workflowRepository } from "./repositories/workflows";
 import { writeAtomically } from "./write-batch";
 
-type FullTextSearch = { candidates: CandidateSearch; stats: StatsQueries };
 
 function repositoriesOver(db: PrismaTx, search: FullTextSearch): Repositories {
   return {
     organizations: organizationRepository(db),
     tokens: tokenRepository(db),
     memories: memoryRepository(db, search),
+    embeddings: embeddingRepository(db),
     idempotency: idempotencyRepository(db),
     events: eventRepository(db),
     workflows: workflowRepository(db),
+    rateLimits: rateLimitRepository(db),
   };
 }
 
@@ -31,7 +42,9 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
   const prisma = await connectPrisma(config);
   await reindexSearchText(prisma);
   const search: FullTextSearch =
-    config.provider === "sqlite" ? { candidates: sqliteCandidates, stats: sqliteStats } : { candidates: postgresCandidates, stats: postgresStats };
+    config.provider === "sqlite"
+      ? { candidates: sqliteCandidates, byId: sqliteCandidatesById, stats: sqliteStats }
+      : { candidates: postgresCandidates, byId: postgresCandidatesById, stats: postgresStats };
   return {
     provider: config.provider,
     ...repositoriesOver(prisma, search),

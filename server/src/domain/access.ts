@@ -1,7 +1,7 @@
 import type { TEnvironment, TScope } from "@engram/contract";
 import { AppError } from "./errors";
 import type { MemoryScope } from "./ports";
-import type { WriteMode } from "./records";
+import type { Plan, WriteMode } from "./records";
 
 /** Who is calling: resolved from the access token, per request. */
 export interface Caller {
@@ -14,6 +14,8 @@ export interface Caller {
   allowedAgents: readonly string[] | null;
   /** The organization's write mode: direct writes are durable at once, candidate writes await review. */
   writeMode: WriteMode;
+  /** The organization's plan, which sets its rate limits. */
+  plan: Plan;
   requestId: string;
 }
 

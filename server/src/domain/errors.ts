@@ -9,6 +9,8 @@ export class AppError extends Error {
     readonly code: TErrorCode,
     message: string,
     readonly param: string | null = null,
+    /** Whole seconds the caller should wait before retrying (429 and 503): the Retry-After header. */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = "AppError";

@@ -9,6 +9,8 @@ import { newId } from "./ids";
 import { memoryView, provenanceView } from "./memory-view";
 import type { MemoryScope, PlannedMemory, Repositories, Store } from "./ports";
 import { memoryRetrieval, type RetrieveInput } from "./retrieval";
+import type { EmbeddingWriter } from "./semantic/embedding-writer";
+import type { SemanticSearch } from "./semantic/semantic-search";
 import type { HistoryAction, MemoryRecord } from "./records";
 
 export interface EncodeInput {
@@ -33,6 +35,8 @@ const transitions = {
 export interface MemoryServiceOptions {
   /** The clock every write and every activation is measured against; replaced in evaluations. */
   now?: () => Date;
+  /** Semantic retrieval, when an embeddings endpoint is configured: new memories are embedded after writing. */
+  semantic?: { search: SemanticSearch; writer: EmbeddingWriter } | null;
 }
 
 interface EncodeSubmission extends KeyedSubmission {
@@ -76,8 +80,8 @@ function decideEncode({ caller, agent, input, key, at }: EncodeSubmission): Deci
   };
 }
 
-export function memoryService(store: Store, { now: clock = () => new Date() }: MemoryServiceOptions = {}) {
-  const retrieveMemories = memoryRetrieval(store, clock);
+export function memoryService(store: Store, { now: clock = () => new Date(), semantic = null }: MemoryServiceOptions = {}) {
+  const retrieveMemories = memoryRetrieval(store, clock, semantic?.search);
   const encodeQueue = new BatchQueue<EncodeSubmission, IdempotentResult<{ memory: TMemory }>>((batch) =>
     writeIdempotentBatch(store, batch, { route: "memory.encode", decide: async (writers) => ({ decisions: writers.map(decideEncode) }) }),
   );
@@ -142,11 +146,22 @@ export function memoryService(store: Store, { now: clock = () => new Date() }: M
       idempotencyKey: string | undefined,
     ): Promise<IdempotentResult<{ memory: TMemory }>> {
       requireScope(caller, "memory:write");
-      return encodeQueue.submit({ caller, agent, input, key: idempotencyKey ?? null, hash: requestHash({ agent, ...input }), at: clock() });
+      const result = await encodeQueue.submit({ caller, agent, input, key: idempotencyKey ?? null, hash: requestHash({ agent, ...input }), at: clock() });
+      const { memory } = result.body;
+      if (semantic && !result.replayed && memory.state === "durable") {
+        semantic.writer.enqueue([{ memoryId: memory.id, orgId: caller.orgId, environment: caller.environment, agentSlug: agent, subject: memory.subject, text: memory.text, createdAt: new Date(memory.createdAt) }]);
+      }
+      return result;
     },
 
     async retrieve(caller: Caller, agent: string | null, input: RetrieveInput): Promise<TRetrieveResponse> {
       requireScope(caller, "memory:read");
+      return retrieveMemories(memoryScopeFor(caller, agent), input);
+    },
+
+    /** Retrieval for memory-augmented inference: the gateway's scope (inference:chat) is enough. */
+    async retrieveForInference(caller: Caller, agent: string | null, input: RetrieveInput): Promise<TRetrieveResponse> {
+      requireScope(caller, "inference:chat");
       return retrieveMemories(memoryScopeFor(caller, agent), input);
     },
 
@@ -163,6 +178,7 @@ export function memoryService(store: Store, { now: clock = () => new Date() }: M
         if (memory.state === "tombstoned") return { memory: memoryView(memory) };
         const at = clock();
         const updated = await tx.memories.setState(id, "tombstoned", at);
+        await tx.embeddings.remove(id);
         await recordAction(tx, caller, { memoryId: id, action: "tombstoned", fromState: memory.state, toState: "tombstoned" }, {}, at);
         return { memory: memoryView(updated) };
       });

@@ -34,7 +34,7 @@ export interface NewToken {
 export interface TokenRepository {
   create(token: NewToken): Promise<TokenRecord>;
   /** The live token with this hash and the organization settings every request needs, in one read. */
-  findActiveByHash(tokenHash: string): Promise<{ token: TokenRecord; org: Pick<OrganizationRecord, "environmentsEnabled" | "writeMode"> } | null>;
+  findActiveByHash(tokenHash: string): Promise<{ token: TokenRecord; org: Pick<OrganizationRecord, "environmentsEnabled" | "writeMode" | "plan"> } | null>;
   list(orgId: string): Promise<TokenRecord[]>;
   /** Marks the token revoked; false when no such token exists. */
   revoke(id: string, at: Date): Promise<boolean>;
@@ -48,9 +48,23 @@ export interface MemoryScope {
   agentSlug: string | null;
 }
 
+/** What BM25 statistics are counted over: one organization's memories in one environment, whatever the agent. */
+export type CollectionScope = Pick<MemoryScope, "orgId" | "environment">;
+
 /** What ranking needs of a memory found by full-text search, with the analysed terms the index holds. */
 export interface SearchCandidate extends Pick<MemoryRecord, "id" | "subject" | "confidence" | "reinforcementCount" | "recentUses" | "createdAt"> {
   searchTerms: readonly string[];
+}
+
+/**
+ * One full-text lookup: durable memories in scope holding all or any of `terms`, best first by the
+ * backend's full-text rank or newest first, at most `limit`.
+ */
+export interface CandidateQuery {
+  terms: readonly string[];
+  match: "all" | "any";
+  order: "relevance" | "newest";
+  limit: number;
 }
 
 /** A memory to write: its id is chosen before writing so the answer can name it up front. */
@@ -58,16 +72,17 @@ export type PlannedMemory = Omit<MemoryRecord, "reinforcementCount" | "lastReinf
 
 export interface MemoryRepository {
   findVisible(scope: MemoryScope, id: string): Promise<MemoryRecord | null>;
-  /** Durable memories in the whole index, their average number of terms, and how many contain `term`. */
-  collectionTotals(): Promise<{ documents: number; averageLength: number }>;
-  documentFrequency(term: string): Promise<number>;
+  /** A scope's durable memories: how many, their average number of terms, and how many hold each term. */
+  collectionTotals(scope: CollectionScope): Promise<{ documents: number; averageLength: number }>;
+  documentFrequencies(scope: CollectionScope, terms: readonly string[]): Promise<number[]>;
   /** Memories by id, in no particular order; for reading the few that retrieval returns. */
   findManyByIds(ids: readonly string[]): Promise<MemoryRecord[]>;
   /** Any memory by id, for organization administrators (no agent or environment boundary). */
   findById(id: string): Promise<MemoryRecord | null>;
   listByState(orgId: string, environment: TEnvironment | null, state: TMemoryState, limit: number): Promise<MemoryRecord[]>;
-  /** Durable memories in scope whose analysed terms include any of the given ones, newest first. */
-  searchDurable(scope: MemoryScope, terms: readonly string[], maxCandidates: number): Promise<SearchCandidate[]>;
+  searchDurable(scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
+  /** The durable memories in scope among `ids` (found another way, e.g. by meaning), as candidates. */
+  durableCandidates(scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;
   setState(id: string, state: TMemoryState, at: Date): Promise<MemoryRecord>;
   /** Counts a reinforcement and stores the memory's updated recent use times. */
   recordReinforcement(id: string, at: Date, recentUses: readonly Date[]): Promise<MemoryRecord>;
@@ -116,13 +131,76 @@ export interface WorkflowRepository {
   list(orgId: string, environment: TEnvironment): Promise<WorkflowStateRecord[]>;
 }
 
+/** Turns texts into unit vectors of one model; the semantic half of retrieval, when configured. */
+export interface Embedder {
+  readonly model: string;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/** A memory's vector from the configured embeddings model. */
+export interface MemoryVector {
+  memoryId: string;
+  orgId: string;
+  environment: TEnvironment;
+  model: string;
+  vector: Float32Array;
+}
+
+/** What needs embedding: a durable memory's subject and text, and where its vector will be searched. */
+export interface EmbeddingTask {
+  memoryId: string;
+  orgId: string;
+  environment: TEnvironment;
+  agentSlug: string | null;
+  subject: string | null;
+  text: string;
+  createdAt: Date;
+}
+
+export interface EmbeddingRepository {
+  /** Stores vectors, replacing any earlier ones; vectors of memories since tombstoned are not kept. */
+  save(vectors: readonly MemoryVector[], at: Date): Promise<void>;
+  /**
+   * One scope's vectors of `model` stored at or after `since`, oldest first, with each memory's agent;
+   * pages continue from the last one's `storedAt`.
+   */
+  listSince(
+    scope: { orgId: string; environment: TEnvironment },
+    model: string,
+    since: Date | null,
+    limit: number,
+  ): Promise<Array<MemoryVector & { agentSlug: string | null; storedAt: Date }>>;
+  /** Durable memories that have no vector of `model` yet, oldest first, after the `after` memory. */
+  missing(model: string, after: Pick<EmbeddingTask, "memoryId" | "createdAt"> | null, limit: number): Promise<EmbeddingTask[]>;
+  remove(memoryId: string): Promise<void>;
+}
+
+/** One rate-limit counter: an organization's requests of one route group in one environment. */
+export interface RateLimitKey {
+  orgId: string;
+  environment: TEnvironment;
+  routeGroup: string;
+}
+
+export interface RateLimitRepository {
+  /**
+   * Adds `amount` to the counter of the window starting at `windowStart` (whole minutes since the epoch)
+   * in one atomic statement, creating it at need, and answers the counter's new value.
+   */
+  add(key: RateLimitKey, windowStart: number, amount: number): Promise<number>;
+  /** Deletes the counters of windows that started before `windowStart`. */
+  deleteBefore(windowStart: number): Promise<number>;
+}
+
 export interface Repositories {
   organizations: OrganizationRepository;
   tokens: TokenRepository;
   memories: MemoryRepository;
+  embeddings: EmbeddingRepository;
   idempotency: IdempotencyRepository;
   events: EventRepository;
   workflows: WorkflowRepository;
+  rateLimits: RateLimitRepository;
 }
 
 /** Writes queued by a batch and committed together: all of them or none. */

@@ -1,36 +1,18 @@
 import type { TRetrieveResponse } from "@engram/contract";
-import { analyzeText, assembleContext, queryTerms, rankLexically, scoreMemory } from "@engram/retrieval";
+import {
+  analyzeText,
+  assembleContext,
+  expandQuery,
+  queryTerms,
+  rankLexically,
+  reciprocalRankFusion,
+  scoreMemory,
+} from "@engram/retrieval";
+import { candidatePlan, MAX_CANDIDATES } from "./candidate-plan";
 import { collectionStatsCache } from "./collection-stats";
 import { memoryView } from "./memory-view";
-import type { MemoryScope, Store } from "./ports";
-
-/** Full-text candidates considered per query; when more match, the backend's own rank picks them. */
-const MAX_CANDIDATES = 100;
-/**
- * How many index entries the candidate search may walk. Terms are added rarest first until their
- * postings exceed this, so a query mixing a rare identifier with very common words ("deploy", "api")
- * looks where the rare term is instead of ranking thousands of memories for the common ones; the
- * common words still count when the candidates are scored.
- */
-const CANDIDATE_POSTINGS_BUDGET = 2000;
-
-/**
- * The query terms to search the index with: the rarest ones within the postings budget (at least one
- * that the index holds), plus any the statistics have not seen, which cost nothing to look up and may
- * name a memory written since they were counted.
- */
-export function candidateTerms(terms: readonly string[], documentFrequency: ReadonlyMap<string, number>): string[] {
-  const df = (term: string) => documentFrequency.get(term) ?? 0;
-  const unseen = terms.filter((term) => df(term) === 0);
-  const chosen: string[] = [];
-  let postings = 0;
-  for (const term of terms.filter((t) => df(t) > 0).sort((a, b) => df(a) - df(b))) {
-    postings += df(term);
-    if (chosen.length > 0 && postings > CANDIDATE_POSTINGS_BUDGET) break;
-    chosen.push(term);
-  }
-  return [...unseen, ...chosen];
-}
+import type { CandidateQuery, MemoryScope, SearchCandidate, Store } from "./ports";
+import type { SemanticSearch } from "./semantic/semantic-search";
 
 export interface RetrieveInput {
   query: string;
@@ -39,40 +21,87 @@ export interface RetrieveInput {
   contextMode: "full" | "compact";
 }
 
+interface Ranked {
+  candidate: SearchCandidate;
+  score: number;
+}
+
+/** Relevance modulated by the memory's activation and confidence (see @engram/retrieval's scoring). */
+function withActivation(candidate: SearchCandidate, relevance: number, now: Date): Ranked {
+  const { score } = scoreMemory(
+    { relevance, confidence: candidate.confidence, recentUses: candidate.recentUses, totalUses: 1 + candidate.reinforcementCount, firstUse: candidate.createdAt },
+    now,
+  );
+  return { candidate, score };
+}
+
+// Equal scores: the newer memory first, then by id, so the order is the same on every backend.
+const bestFirst = (a: Ranked, b: Ranked) =>
+  b.score - a.score || b.candidate.createdAt.getTime() - a.candidate.createdAt.getTime() || (a.candidate.id < b.candidate.id ? -1 : 1);
+
 /**
- * Retrieval: full-text candidates from the store, ranked by BM25 relevance with collection statistics,
- * modulated by ACT-R activation and confidence (see @engram/retrieval), then read whole for the answer
- * and, when asked, assembled into a context block.
+ * Retrieval: full-text candidates for the query's terms and their synonyms, ranked by BM25 relevance
+ * with collection statistics, modulated by ACT-R activation and confidence (see @engram/retrieval).
+ * With an embeddings endpoint
+ * configured, the memories nearest in meaning are ranked the same way by cosine similarity, and the two
+ * rankings are combined by reciprocal rank fusion. The best are read whole for the answer and, when
+ * asked, assembled into a context block.
  */
-export function memoryRetrieval(store: Store, clock: () => Date) {
+export function memoryRetrieval(store: Store, clock: () => Date, semantic: SemanticSearch | null = null) {
   const collectionStats = collectionStatsCache(store.memories);
+
+  /** Full-text candidates for the given lookups, added to `found` until it holds MAX_CANDIDATES. */
+  async function addCandidates(scope: MemoryScope, lookups: readonly CandidateQuery[], found: Map<string, SearchCandidate>): Promise<void> {
+    // Later lookups only widen the net: once one fills it, the memories holding more terms are in.
+    for (const lookup of lookups) {
+      if (found.size >= MAX_CANDIDATES) break;
+      for (const candidate of await store.memories.searchDurable(scope, lookup)) found.set(candidate.id, candidate);
+    }
+  }
+
+  /** BM25 over the query's terms and synonyms, each memory's relevance modulated by its activation and confidence. */
+  async function lexicalRanking(scope: MemoryScope, query: string, now: Date) {
+    const terms = queryTerms(query);
+    const weights = expandQuery(terms);
+    const stats = await collectionStats(scope, [...weights.keys()]);
+    const byId = new Map<string, SearchCandidate>();
+    await addCandidates(scope, candidatePlan(terms, [...weights.keys()], stats.documentFrequency), byId);
+    const documents = [...byId.values()].map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: c.subject ? analyzeText(c.subject) : [] }));
+    const matches = rankLexically(weights, documents, stats);
+    return { byId, ranking: matches.map((match) => withActivation(byId.get(match.id)!, match.score, now)).sort(bestFirst) };
+  }
+
+  /** The semantic neighbours that are durable and in scope, ranked; those found lexically are reused. */
+  async function semanticRanking(scope: MemoryScope, query: string, lexical: ReadonlyMap<string, SearchCandidate>, now: Date): Promise<Ranked[]> {
+    const hits = await semantic!(scope, query, MAX_CANDIDATES);
+    const unread = hits.map((hit) => hit.memoryId).filter((id) => !lexical.has(id));
+    const read = new Map((await store.memories.durableCandidates(scope, unread)).map((candidate) => [candidate.id, candidate]));
+    return hits
+      .flatMap((hit) => {
+        const candidate = lexical.get(hit.memoryId) ?? read.get(hit.memoryId);
+        return candidate ? [withActivation(candidate, hit.similarity, now)] : [];
+      })
+      .sort(bestFirst);
+  }
 
   return async function retrieve(scope: MemoryScope, input: RetrieveInput): Promise<TRetrieveResponse> {
     const started = performance.now();
-    const terms = queryTerms(input.query);
-    const stats = await collectionStats(terms);
-    const candidates = await store.memories.searchDurable(scope, candidateTerms(terms, stats.documentFrequency), MAX_CANDIDATES);
-    const byId = new Map(candidates.map((candidate) => [candidate.id, candidate]));
     const now = clock();
-    const documents = candidates.map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: c.subject ? analyzeText(c.subject) : [] }));
-    const top = rankLexically(terms, documents, stats)
-      .map((match) => {
-        const candidate = byId.get(match.id)!;
-        const { score } = scoreMemory(
-          {
-            relevance: match.score,
-            confidence: candidate.confidence,
-            recentUses: candidate.recentUses,
-            totalUses: 1 + candidate.reinforcementCount,
-            firstUse: candidate.createdAt,
-          },
-          now,
-        );
-        return { candidate, score };
-      })
-      // Equal scores: the newer memory first, then by id, so the order is the same on every backend.
-      .sort((a, b) => b.score - a.score || b.candidate.createdAt.getTime() - a.candidate.createdAt.getTime() || (a.candidate.id < b.candidate.id ? -1 : 1))
-      .slice(0, input.limit);
+    const { byId, ranking: lexical } = await lexicalRanking(scope, input.query, now);
+
+    let top: Ranked[] = lexical;
+    let considered = byId.size;
+    if (semantic) {
+      const meaning = await semanticRanking(scope, input.query, byId, now);
+      const candidates = new Map([...lexical, ...meaning].map((ranked) => [ranked.candidate.id, ranked.candidate]));
+      considered = new Set([...byId.keys(), ...candidates.keys()]).size;
+      top = reciprocalRankFusion([lexical, meaning].map((ranking) => ranking.map(({ candidate }) => candidate.id))).map(({ id, score }) => ({
+        candidate: candidates.get(id)!,
+        score,
+      }));
+    }
+    top = top.slice(0, input.limit);
+
     const records = new Map((await store.memories.findManyByIds(top.map(({ candidate }) => candidate.id))).map((m) => [m.id, m]));
     const ranked = top.flatMap(({ candidate, score }) => {
       const memory = records.get(candidate.id);
@@ -91,7 +120,7 @@ export function memoryRetrieval(store: Store, clock: () => Date) {
         systemBlock: assembled.systemBlock,
         mode: input.contextMode,
         stats: {
-          candidates: candidates.length,
+          candidates: considered,
           returned: memories.length,
           merged: assembled.mergedIds.length,
           tokens: assembled.tokens,

@@ -108,6 +108,7 @@ export function tokenService(store: Store, options: { authCacheMs?: number } = {
         environment: record.environment ?? "production",
         allowedAgents: record.agentSlugs,
         writeMode: org.writeMode,
+        plan: org.plan,
         requestId,
       };
     },

@@ -4,16 +4,23 @@ import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { ZodError, ZodIssue } from "zod";
 import { AppError } from "../domain/errors";
 
-export function errorBody(code: TErrorCode, message: string, param: string | null = null): TErrorBody {
-  return { error: { message, type: errorCodes[code].type, code, param } };
+export function errorBody(code: TErrorCode, message: string, param: string | null = null, retryAfter?: number): TErrorBody {
+  return { error: { message, type: errorCodes[code].type, code, param, ...(retryAfter === undefined ? {} : { retry_after: retryAfter }) } };
+}
+
+/** The body of an AppError; anything else is an opaque internal error (the caller logs it). */
+export function errorBodyOf(error: unknown): TErrorBody {
+  if (error instanceof AppError) return errorBody(error.code, error.message, error.param, error.retryAfter);
+  return errorBody("internal_error", "The server failed to handle this request; it has been logged.");
 }
 
 export function sendError(res: Response, error: AppError): void {
-  res.status(errorCodes[error.code].status).json(errorBody(error.code, error.message, error.param));
+  if (error.retryAfter !== undefined) res.setHeader("Retry-After", String(error.retryAfter));
+  res.status(errorCodes[error.code].status).json(errorBodyOf(error));
 }
 
 /** The documented error for the first problem zod found, naming the field at fault. */
-function fromZodIssue(issue: ZodIssue, where: "body" | "path" | "header"): AppError {
+export function fromZodIssue(issue: ZodIssue, where: "body" | "path" | "header"): AppError {
   const field = issue.path.join(".");
   const param = where === "header" ? headerName(field) : field || null;
   if (issue.code === "unrecognized_keys") {

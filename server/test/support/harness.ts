@@ -11,6 +11,7 @@ import { connectPrisma, type PrismaDb } from "../../src/db/prisma";
 import type { Plan } from "../../src/domain/records";
 import { DEFAULT_AUTH_CACHE_MS } from "../../src/domain/tokens";
 import { createLogger } from "../../src/logger";
+import type { ServerConfig } from "../../src/config";
 import { type RunningServer, startServer } from "../../src/server";
 import "./provided-context";
 
@@ -43,16 +44,23 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
+/** Server settings a test may choose; the rest are the test defaults below. */
+export type TestServerOptions = Partial<Omit<ServerConfig, "database">> & {
+  /** The server's clock (memory writes, activation, rate-limit windows); the system clock by default. */
+  now?: () => Date;
+};
+
 /** Another server process's worth of state (its own connections and queues) over an existing database. */
-export function startServerOn(database: DatabaseConfig, options: { authCacheMs?: number } = {}): Promise<RunningServer> {
-  const config = { port: 0, host: "127.0.0.1", dataDir: tmpdir(), database, logLevel: "silent", authCacheMs: options.authCacheMs ?? DEFAULT_AUTH_CACHE_MS };
-  return startServer(config, createLogger("silent"), { validateResponses: true });
+export function startServerOn(database: DatabaseConfig, options: TestServerOptions = {}): Promise<RunningServer> {
+  const { now, ...settings } = options;
+  const config: ServerConfig = { port: 0, host: "127.0.0.1", dataDir: tmpdir(), logLevel: "silent", authCacheMs: DEFAULT_AUTH_CACHE_MS, ...settings, database };
+  return startServer(config, createLogger("silent"), { validateResponses: true, now });
 }
 
 /** The real server over HTTP on a free loopback port, with response validation against the contract. */
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await freshDatabase();
-  const server = await startServerOn(database);
+  const server = await startServerOn(database, options);
   const db = await connectPrisma(database);
   const { organizations, tokens } = server.services;
   const newOrg: TestServer["newOrg"] = async (options = {}) =>

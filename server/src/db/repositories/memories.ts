@@ -3,7 +3,7 @@ import type { MemoryRepository, MemoryScope, SearchCandidate } from "../../domai
 import type { HistoryAction, HistoryRecord, MemoryRecord, MemorySourceKind } from "../../domain/records";
 import { newId } from "../../domain/ids";
 import type { PrismaTx } from "../prisma";
-import type { CandidateSearch, RawCandidate, StatsQueries } from "./memory-search";
+import type { FullTextSearch, RawCandidate } from "./memory-search";
 
 
 
@@ -36,10 +36,10 @@ function visibleIn(scope: MemoryScope) {
   };
 }
 
-/** Raw rows carry driver types: SQLite integers may be bigints and its dates strings. */
+/** Raw rows carry driver types: dates are ISO strings (SQLite) or epoch milliseconds (Postgres). */
 function fromRawCandidate(row: RawCandidate): SearchCandidate {
-  const createdAt = new Date(row.createdAt as string | Date);
-  const lastReinforcedAt = row.lastReinforcedAt === null ? null : new Date(row.lastReinforcedAt as string | Date);
+  const createdAt = new Date(row.createdAt as string | number);
+  const lastReinforcedAt = row.lastReinforcedAt === null ? null : new Date(row.lastReinforcedAt as string | number);
   return {
     id: row.id,
     subject: row.subject,
@@ -51,7 +51,7 @@ function fromRawCandidate(row: RawCandidate): SearchCandidate {
   };
 }
 
-export function memoryRepository(db: PrismaTx, search: { candidates: CandidateSearch; stats: StatsQueries }): MemoryRepository {
+export function memoryRepository(db: PrismaTx, search: FullTextSearch): MemoryRepository {
   return {
     async findById(id) {
       const row = await db.memory.findUnique({ where: { id } });
@@ -69,12 +69,16 @@ export function memoryRepository(db: PrismaTx, search: { candidates: CandidateSe
       const row = await db.memory.findFirst({ where: { id, ...visibleIn(scope) } });
       return row ? toRecord(row) : null;
     },
-    async searchDurable(scope, terms, maxCandidates) {
-      if (terms.length === 0) return [];
-      return (await search.candidates(db, scope, terms, maxCandidates)).map(fromRawCandidate);
+    async searchDurable(scope, query) {
+      if (query.terms.length === 0) return [];
+      return (await search.candidates(db, scope, query)).map(fromRawCandidate);
     },
-    collectionTotals: () => search.stats.totals(db),
-    documentFrequency: (term) => search.stats.documentFrequency(db, term),
+    async durableCandidates(scope, ids) {
+      if (ids.length === 0) return [];
+      return (await search.byId(db, scope, ids)).map(fromRawCandidate);
+    },
+    collectionTotals: (scope) => search.stats.totals(db, scope),
+    documentFrequencies: async (scope, terms) => (terms.length === 0 ? [] : search.stats.documentFrequencies(db, scope, terms)),
     async findManyByIds(ids) {
       if (ids.length === 0) return [];
       return (await db.memory.findMany({ where: { id: { in: [...ids] } } })).map(toRecord);

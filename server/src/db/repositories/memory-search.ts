@@ -1,15 +1,24 @@
-import type { MemoryScope } from "../../domain/ports";
+import type { CandidateQuery, CollectionScope, MemoryScope } from "../../domain/ports";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { PrismaTx } from "../prisma";
 
 /**
- * Full-text candidate generation: the durable memories in scope that contain any query term, best
- * first by the backend's own full-text rank (FTS5's bm25 on SQLite, ts_rank over a stored, GIN-indexed
- * tsvector of the same analysed terms on Postgres), at most `limit` of them. The final ranking is computed
- * afterwards in TypeScript, the same on both backends; the candidate sets are identical whenever all
- * matches fit within the limit, and differ only at the margin beyond it.
+ * Full-text candidate generation: the durable memories in scope that hold all or any of the query's
+ * terms, at most `limit`, ordered by the backend's own full-text rank (FTS5's bm25 on SQLite, ts_rank over
+ * a stored, GIN-indexed tsvector of the same analysed terms on Postgres) or newest first. The final
+ * ranking is computed afterwards in TypeScript, the same on both backends; the candidate sets are
+ * identical whenever all matches fit within the limit, and differ only at the margin beyond it.
  */
-export type CandidateSearch = (db: PrismaTx, scope: MemoryScope, terms: readonly string[], limit: number) => Promise<RawCandidate[]>;
+export type CandidateSearch = (db: PrismaTx, scope: MemoryScope, query: CandidateQuery) => Promise<RawCandidate[]>;
+/** Candidates by id, still checked against the scope and the durable state. */
+export type CandidatesById = (db: PrismaTx, scope: MemoryScope, ids: readonly string[]) => Promise<RawCandidate[]>;
+
+/** One provider's full-text search: its candidate lookups and its collection statistics. */
+export interface FullTextSearch {
+  candidates: CandidateSearch;
+  byId: CandidatesById;
+  stats: StatsQueries;
+}
 
 /** What ranking needs of a candidate; whole rows are read afterwards for the few that are returned. */
 export interface RawCandidate {
@@ -23,7 +32,29 @@ export interface RawCandidate {
   createdAt: unknown;
 }
 
-const CANDIDATE_COLUMNS = Prisma.raw(`m."id", m."subject", m."searchText", m."confidence", m."reinforcementCount", m."recentUses", m."lastReinforcedAt", m."createdAt"`);
+/**
+ * Each candidate comes back as one JSON array rather than eight columns: Prisma converts every returned
+ * value on its own, which for a hundred rows of eight columns costs more than the search itself. Postgres
+ * writes its timestamps (UTC, without zone) as epoch milliseconds, SQLite keeps its ISO strings.
+ */
+const SQLITE_CANDIDATE = Prisma.raw(
+  `json_array(m."id", m."subject", m."searchText", m."confidence", m."reinforcementCount", m."recentUses", m."lastReinforcedAt", m."createdAt") AS "candidate"`,
+);
+const POSTGRES_CANDIDATE = Prisma.raw(
+  `json_build_array(m."id", m."subject", m."searchText", m."confidence", m."reinforcementCount", m."recentUses", ` +
+    `extract(epoch from m."lastReinforcedAt") * 1000, extract(epoch from m."createdAt") * 1000) AS "candidate"`,
+);
+
+type PackedRow = { candidate: string | unknown[] };
+
+function unpack(rows: PackedRow[]): RawCandidate[] {
+  return rows.map(({ candidate }) => {
+    const [id, subject, searchText, confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt] = (
+      typeof candidate === "string" ? JSON.parse(candidate) : candidate
+    ) as unknown[];
+    return { id, subject, searchText, confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt } as RawCandidate;
+  });
+}
 
 function scopeFilter(scope: MemoryScope): Prisma.Sql {
   const agent = scope.agentSlug === null ? Prisma.empty : Prisma.sql`AND (m."agentSlug" = ${scope.agentSlug} OR m."agentSlug" IS NULL)`;
@@ -33,59 +64,84 @@ function scopeFilter(scope: MemoryScope): Prisma.Sql {
 /** Terms are letters, digits and - _ . / : # @ only (see the analyser), so quoting them is enough. */
 const quoted = (term: string, quote: string) => `${quote}${term}${quote}`;
 
-export const sqliteCandidates: CandidateSearch = (db, scope, terms, limit) => {
-  const match = `"terms" : (${terms.map((term) => quoted(term, '"')).join(" OR ")})`;
+/** The FTS5 filter for one organization and environment: their one-token "scope" column (see its migration). */
+const scopeMatch = (scope: CollectionScope) => `"scope" : ${quoted(`${scope.orgId}:${scope.environment}`, '"')}`;
+
+export const sqliteCandidates: CandidateSearch = async (db, scope, { terms, match, order, limit }) => {
+  const expression = `${scopeMatch(scope)} AND "terms" : (${terms.map((term) => quoted(term, '"')).join(match === "all" ? " AND " : " OR ")})`;
+  // FTS5 sorts by its rank itself, and walks its rowids (the order rows were indexed) backwards without
+  // sorting, stopping at the limit; any other order would first read every match.
+  const ordering = order === "relevance" ? Prisma.sql`s."rank"` : Prisma.sql`s."rowid" DESC`;
   // CROSS JOIN keeps the FTS table as the driving loop, so only matching rows are looked up.
-  return db.$queryRaw`
-    SELECT ${CANDIDATE_COLUMNS} FROM "MemorySearch" s CROSS JOIN "Memory" m ON m."id" = s."memoryId"
-    WHERE "MemorySearch" MATCH ${match} AND ${scopeFilter(scope)}
-    ORDER BY s."rank", m."id" LIMIT ${limit}`;
+  return unpack(
+    await db.$queryRaw<PackedRow[]>`
+      SELECT ${SQLITE_CANDIDATE} FROM "MemorySearch" s CROSS JOIN "Memory" m ON m."id" = s."memoryId"
+      WHERE "MemorySearch" MATCH ${expression} AND ${scopeFilter(scope)}
+      ORDER BY ${ordering} LIMIT ${limit}`,
+  );
 };
 
-export const postgresCandidates: CandidateSearch = (db, scope, terms, limit) => {
-  const query = terms.map((term) => quoted(term, "'")).join(" | ");
-  return db.$queryRaw`
-    SELECT ${CANDIDATE_COLUMNS} FROM "Memory" m
-    WHERE m."searchVector" @@ ${query}::tsquery AND ${scopeFilter(scope)}
-    ORDER BY ts_rank(m."searchVector", ${query}::tsquery) DESC, m."id"
-    LIMIT ${limit}`;
+export const postgresCandidates: CandidateSearch = async (db, scope, { terms, match, order, limit }) => {
+  const query = terms.map((term) => quoted(term, "'")).join(match === "all" ? " & " : " | ");
+  const ordering = order === "relevance" ? Prisma.sql`ts_rank(m."searchVector", ${query}::tsquery) DESC, m."id"` : Prisma.sql`m."createdAt" DESC, m."id" DESC`;
+  return unpack(
+    await db.$queryRaw<PackedRow[]>`
+      SELECT ${POSTGRES_CANDIDATE} FROM "Memory" m
+      WHERE m."searchVector" @@ ${query}::tsquery AND ${scopeFilter(scope)}
+      ORDER BY ${ordering}
+      LIMIT ${limit}`,
+  );
 };
 
-/** Counts over every durable memory in the index (all organizations): the BM25 collection statistics. */
+const candidatesByIdSelecting =
+  (packed: Prisma.Sql): CandidatesById =>
+  async (db, scope, ids) =>
+    unpack(await db.$queryRaw<PackedRow[]>`SELECT ${packed} FROM "Memory" m WHERE m."id" IN (${Prisma.join([...ids])}) AND ${scopeFilter(scope)}`);
+
+export const sqliteCandidatesById = candidatesByIdSelecting(SQLITE_CANDIDATE);
+export const postgresCandidatesById = candidatesByIdSelecting(POSTGRES_CANDIDATE);
+
+/** Counts over the durable memories of one organization and environment: the BM25 collection statistics. */
 export interface StatsQueries {
-  totals(db: PrismaTx): Promise<{ documents: number; averageLength: number }>;
-  documentFrequency(db: PrismaTx, term: string): Promise<number>;
+  totals(db: PrismaTx, scope: CollectionScope): Promise<{ documents: number; averageLength: number }>;
+  /** How many durable memories hold each term, in the terms' order; one round trip for all of them. */
+  documentFrequencies(db: PrismaTx, scope: CollectionScope, terms: readonly string[]): Promise<number[]>;
 }
 
 const first = (rows: Array<Record<string, unknown>>, column: string) => Number(rows[0]?.[column] ?? 0);
 
 export const sqliteStats: StatsQueries = {
-  async totals(db) {
+  async totals(db, scope) {
     // Terms are single-space separated, so a row's term count is its spaces plus one (none when empty).
     const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
       SELECT count(*) AS "documents",
              avg(CASE WHEN "searchText" = '' THEN 0 ELSE length("searchText") - length(replace("searchText", ' ', '')) + 1 END) AS "averageLength"
-      FROM "Memory" WHERE "state" = 'durable'`;
+      FROM "Memory" WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable'`;
     return { documents: first(rows, "documents"), averageLength: first(rows, "averageLength") };
   },
-  async documentFrequency(db, term) {
-    const match = `"terms" : ${quoted(term, '"')}`;
-    return first(await db.$queryRaw<Array<Record<string, unknown>>>`SELECT count(*) AS "n" FROM "MemorySearch" WHERE "MemorySearch" MATCH ${match}`, "n");
+  async documentFrequencies(db, scope, terms) {
+    const match = (term: string) => `${scopeMatch(scope)} AND "terms" : ${quoted(term, '"')}`;
+    const counts = terms.map((term, i) => Prisma.sql`(SELECT count(*) FROM "MemorySearch" WHERE "MemorySearch" MATCH ${match(term)}) AS ${Prisma.raw(`"t${i}"`)}`);
+    const [row] = await db.$queryRaw<Array<Record<string, unknown>>>`SELECT ${Prisma.join(counts)}`;
+    return terms.map((_, i) => Number(row?.[`t${i}`] ?? 0));
   },
 };
 
 export const postgresStats: StatsQueries = {
-  async totals(db) {
+  async totals(db, scope) {
     const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
       SELECT count(*) AS "documents",
              avg(coalesce(array_length(string_to_array(btrim("searchText"), ' '), 1), 0)) AS "averageLength"
-      FROM "Memory" WHERE "state" = 'durable'`;
+      FROM "Memory" WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable'`;
     return { documents: first(rows, "documents"), averageLength: first(rows, "averageLength") };
   },
-  async documentFrequency(db, term) {
-    const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
-      SELECT count(*) AS "n" FROM "Memory"
-      WHERE "state" = 'durable' AND "searchVector" @@ ${quoted(term, "'")}::tsquery`;
-    return first(rows, "n");
+  async documentFrequencies(db, scope, terms) {
+    // One pass over the rows holding any of the terms (found through the GIN index), counted per term.
+    const counts = terms.map((term, i) => Prisma.sql`count(*) FILTER (WHERE "searchVector" @@ ${quoted(term, "'")}::tsquery) AS ${Prisma.raw(`"t${i}"`)}`);
+    const any = terms.map((term) => quoted(term, "'")).join(" | ");
+    const [row] = await db.$queryRaw<Array<Record<string, unknown>>>`
+      SELECT ${Prisma.join(counts)} FROM "Memory"
+      WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable' AND "searchVector" @@ ${any}::tsquery`;
+    return terms.map((_, i) => Number(row?.[`t${i}`] ?? 0));
   },
 };

@@ -1,6 +1,6 @@
 import type { TEnvironment, TScope } from "@engram/contract";
 import type { TokenRepository } from "../../domain/ports";
-import type { TokenRecord, WriteMode } from "../../domain/records";
+import type { Plan, TokenRecord, WriteMode } from "../../domain/records";
 import { newId } from "../../domain/ids";
 import type { PrismaTx } from "../prisma";
 
@@ -39,16 +39,16 @@ export function tokenRepository(db: PrismaTx): TokenRepository {
     },
     async findActiveByHash(tokenHash) {
       // Every request runs this: one indexed join in plain SQL, not two ORM reads.
-      const [row] = await db.$queryRaw<Array<TokenRow & { environmentsEnabled: unknown; writeMode: string }>>`
+      const [row] = await db.$queryRaw<Array<TokenRow & { environmentsEnabled: unknown; writeMode: string; plan: string }>>`
         SELECT t."id", t."orgId", t."name", t."tokenHash", t."prefix", t."scopes", t."environment", t."agentSlugs",
-               t."createdAt", t."revokedAt", o."environmentsEnabled", o."writeMode"
+               t."createdAt", t."revokedAt", o."environmentsEnabled", o."writeMode", o."plan"
         FROM "AccessToken" t JOIN "Organization" o ON o."id" = t."orgId"
         WHERE t."tokenHash" = ${tokenHash} AND t."revokedAt" IS NULL`;
       if (!row) return null;
       return {
         token: toRecord(row),
         // SQLite hands booleans back as integers.
-        org: { environmentsEnabled: Boolean(Number(row.environmentsEnabled)), writeMode: row.writeMode as WriteMode },
+        org: { environmentsEnabled: Boolean(Number(row.environmentsEnabled)), writeMode: row.writeMode as WriteMode, plan: row.plan as Plan },
       };
     },
     async list(orgId) {

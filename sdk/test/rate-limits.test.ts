@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseRateLimitSetting } from "../../server/src/domain/rate-limits/policy";
+import { startTestServer, type TestServer } from "../../server/test/support/harness";
+import { Engram, RateLimitError } from "../src";
+import { startScriptedProxy, type ScriptedProxy } from "./support/scripted-proxy";
+
+// The real server's own limiter (one memory request per minute), on a clock the test can set to just before
+// a minute ends, so that its Retry-After is 1 s and the retry lands in the next window.
+let offsetMs = 0;
+let server: TestServer;
+let proxy: ScriptedProxy;
+beforeAll(async () => {
+  server = await startTestServer({ rateLimits: parseRateLimitSetting("*.memory=1"), now: () => new Date(Date.now() + offsetMs) });
+  proxy = await startScriptedProxy(server.url);
+});
+afterAll(async () => {
+  await proxy?.close();
+  await server?.stop();
+});
+
+/** Sets the server's clock to `ms` into the current minute. */
+function serverClockAt(ms: number) {
+  offsetMs = (ms - (Date.now() % 60_000) + 60_000) % 60_000;
+}
+
+describe("the real server's rate limits", () => {
+  it("exposes the window on every answer, and retries a 429 after exactly its Retry-After with the same key", async () => {
+    const { orgId, token } = await server.newTenant();
+    const engram = new Engram({ baseUrl: proxy.url, token });
+    serverClockAt(58_800);
+
+    const first = await engram.memory.remember({ text: "Rate limits reset each minute." }).withResponse();
+    expect(first.response.rateLimit).toMatchObject({ limit: 1, remaining: 0 });
+    expect(first.response.rateLimit!.reset).toBeLessThanOrEqual(2);
+    const second = await engram.memory.remember({ text: "A 429 is retried after Retry-After." }).withResponse();
+
+    expect(proxy.requests.map((r) => r.upstreamStatus)).toEqual([201, 429, 201]);
+    const [, limited, retried] = proxy.requests;
+    const retryAfterSeconds = Number(limited!.upstreamHeaders!["retry-after"]);
+    expect(retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(retried!.receivedAt - limited!.answeredAt!).toBeGreaterThanOrEqual(retryAfterSeconds * 1000);
+    expect(retried!.headers["idempotency-key"]).toBe(limited!.headers["idempotency-key"]);
+    expect(second.response.rateLimit).toMatchObject({ limit: 1, remaining: 0 });
+    expect(second.response.rateLimit!.reset).toBeGreaterThan(50); // a new window
+    expect(await server.db.memory.count({ where: { orgId } })).toBe(2);
+  });
+
+  it("throws RateLimitError with the real Retry-After when retries are off", async () => {
+    const { token } = await server.newTenant();
+    const engram = new Engram({ baseUrl: server.url, token, maxRetries: 0 });
+    serverClockAt(30_000);
+    await engram.memory.recall({ query: "anything" });
+    const error = await engram.memory.recall({ query: "anything" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, type: "rate_limit_error", code: "rate_limit_exceeded" });
+    expect((error as RateLimitError).retryAfter).toBe(30);
+    expect((error as RateLimitError).headers.get("ratelimit-remaining")).toBe("0");
+  });
+});

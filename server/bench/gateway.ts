@@ -1,0 +1,189 @@
+/**
+ * The inference gateway's added latency: the same chat request sent straight to a local OpenAI-compatible
+ * model, through Engram (without and with memory injection at 10,000 memories) and through Portkey's
+ * open-source gateway (`@portkey-ai/gateway`, in its own process), at concurrency 1 and 16. The model
+ * runs in its own process and the load comes from a worker thread; measurements alternate in rounds so
+ * that drift on a shared machine touches every target alike.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { DEFAULT_MODEL_ID, memoryScopes } from "@engram/contract";
+import { parseRateLimitSetting } from "../src/domain/rate-limits/policy";
+import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/tokens";
+import { createLogger } from "../src/logger";
+import { startServer } from "../src/server";
+import { benchmarkQueries, syntheticMemories } from "./corpus";
+
+const MEMORIES = Number(process.env.BENCH_GATEWAY_MEMORIES ?? 10_000);
+/** Measured requests per target and concurrency, split over the rounds. */
+const REQUESTS = Number(process.env.BENCH_GATEWAY_REQUESTS ?? 3_000);
+const ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? 3);
+const CONCURRENCIES = (process.env.BENCH_GATEWAY_CONCURRENCY ?? "1,16").split(",").map(Number);
+
+export interface GatewayRow {
+  target: string;
+  concurrency: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  bodies: string[];
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function measure(target: Target, concurrency: number, count: number, warmup: number): Promise<Float64Array> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./latency-worker.mjs", import.meta.url), {
+      workerData: { url: target.url, headers: target.headers, bodies: target.bodies, concurrency, count, warmup },
+    });
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+}
+
+/** Starts a process and resolves with the port it prints ("listening <port>"), or polls `port` until it answers. */
+function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, port?: number): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    const fail = (error: Error) => {
+      child.kill();
+      reject(error);
+    };
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}: ${output}`)));
+    child.stdout!.on("data", (data: Buffer) => {
+      output += data.toString();
+      const match = output.match(/listening (\d+)/);
+      if (match && port === undefined) resolve({ child, port: Number(match[1]) });
+    });
+    child.stderr!.on("data", (data: Buffer) => (output += data.toString()));
+    if (port !== undefined) {
+      const deadline = Date.now() + 20_000;
+      const poll = async () => {
+        try {
+          await fetch(`http://127.0.0.1:${port}/`);
+          resolve({ child, port });
+        } catch {
+          if (Date.now() > deadline) return fail(new Error(`nothing answered on ${port}: ${output}`));
+          setTimeout(poll, 100);
+        }
+      };
+      void poll();
+    }
+  });
+}
+
+function freePort(): number {
+  return 20_000 + Math.floor(Math.random() * 20_000);
+}
+
+export async function benchGateway(): Promise<GatewayRow[]> {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const upstream = await startProcess(process.execPath, [join(here, "gateway-upstream.mjs")], {});
+  const upstreamUrl = `http://127.0.0.1:${upstream.port}/v1`;
+  const portkeyEntry = join(dirname(createRequire(import.meta.url).resolve("@portkey-ai/gateway/package.json")), "build/start-server.js");
+  const portkeyPort = freePort();
+  const portkey = await startProcess(process.execPath, [portkeyEntry, `--port=${portkeyPort}`, "--headless"], { NODE_ENV: "production" }, portkeyPort);
+
+  const server = await startServer(
+    {
+      port: 0,
+      host: "127.0.0.1",
+      dataDir: tmpdir(),
+      database: { provider: "sqlite", file: join(mkdtempSync(join(tmpdir(), "engram-bench-gateway-")), "engram.db") },
+      logLevel: "silent",
+      authCacheMs: DEFAULT_AUTH_CACHE_MS,
+      // Limits stay on (their cost is part of every request) but high enough never to refuse.
+      rateLimits: parseRateLimitSetting("*.*=1000000000"),
+      inference: { modelId: DEFAULT_MODEL_ID, upstream: { baseUrl: upstreamUrl, apiKey: "sk-bench", model: "bench-model", timeoutMs: 30_000 } },
+    },
+    createLogger("silent"),
+  );
+  const rows: GatewayRow[] = [];
+  try {
+    const { organizations, tokens, memories } = server.services;
+    const org = await organizations.create({ name: "gateway-bench", plan: "boost" });
+    const { token } = await tokens.create({ orgId: org.id, name: "bench", scopes: [...memoryScopes, "inference:chat"], environment: "production" });
+    const caller = await tokens.authenticate(token, "bench");
+    const corpus = [...syntheticMemories(MEMORIES)];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < corpus.length) await memories.encode(caller, null, corpus[next++]!, undefined);
+      }),
+    );
+
+    const chat = (model: string, question: string) =>
+      JSON.stringify({ model, messages: [{ role: "system", content: "You are the on-call assistant." }, { role: "user", content: question }], max_tokens: 256 });
+    const questions = benchmarkQueries.map((q) => `${q}?`);
+    const json = { "content-type": "application/json" };
+    const targets: Target[] = [
+      { name: "direct to the model", url: `${upstreamUrl}/chat/completions`, headers: { ...json, authorization: "Bearer sk-bench" }, bodies: questions.map((q) => chat("bench-model", q)) },
+      {
+        name: "Engram, pass-through (X-Engram-Memory: off)",
+        url: `${server.url}/v1/chat/completions`,
+        headers: { ...json, authorization: `Bearer ${token}`, "x-engram-memory": "off" },
+        bodies: questions.map((q) => chat(DEFAULT_MODEL_ID, q)),
+      },
+      {
+        name: `Engram, memory injection (${MEMORIES} memories)`,
+        url: `${server.url}/v1/chat/completions`,
+        headers: { ...json, authorization: `Bearer ${token}` },
+        bodies: questions.map((q) => chat(DEFAULT_MODEL_ID, q)),
+      },
+      {
+        name: "Portkey gateway (open source)",
+        url: `http://127.0.0.1:${portkey.port}/v1/chat/completions`,
+        headers: { ...json, authorization: "Bearer sk-bench", "x-portkey-provider": "openai", "x-portkey-custom-host": upstreamUrl },
+        bodies: questions.map((q) => chat("bench-model", q)),
+      },
+    ];
+
+    for (const concurrency of CONCURRENCIES) {
+      const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+      const perRound = Math.ceil(REQUESTS / ROUNDS);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const target of targets) {
+          const measured = await measure(target, concurrency, perRound, round === 0 ? Math.max(200, concurrency * 20) : concurrency * 4);
+          samples.get(target.name)!.push(...measured);
+        }
+      }
+      for (const target of targets) {
+        const sorted = Float64Array.from(samples.get(target.name)!).sort();
+        rows.push({ target: target.name, concurrency, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) });
+      }
+    }
+  } finally {
+    await server.close();
+    portkey.child.kill();
+    upstream.child.kill();
+  }
+  return rows;
+}
+
+/** The table of latencies, with each gateway's added latency over the direct call at the same percentile. */
+export function formatGatewayRows(rows: GatewayRow[]): string {
+  const lines = [`Inference gateway latency (${REQUESTS} requests per target and concurrency, in ${ROUNDS} alternating rounds; ms)`, ""];
+  const width = Math.max(...rows.map((r) => r.target.length));
+  const ms = (n: number) => n.toFixed(2).padStart(7);
+  lines.push(`${"target".padEnd(width)}  conc      p50     p95     p99   added: p50     p95     p99`);
+  for (const row of rows) {
+    const direct = rows.find((r) => r.concurrency === row.concurrency && r.target === "direct to the model")!;
+    const added = row === direct ? "" : `          ${ms(row.p50 - direct.p50)} ${ms(row.p95 - direct.p95)} ${ms(row.p99 - direct.p99)}`;
+    lines.push(`${row.target.padEnd(width)}  ${String(row.concurrency).padStart(4)}  ${ms(row.p50)} ${ms(row.p95)} ${ms(row.p99)}${added}`);
+  }
+  return lines.join("\n");
+}

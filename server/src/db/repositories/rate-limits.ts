@@ -1,0 +1,21 @@
+import type { RateLimitRepository } from "../../domain/ports";
+import type { PrismaTx } from "../prisma";
+
+export function rateLimitRepository(db: PrismaTx): RateLimitRepository {
+  return {
+    async add(key, windowStart, amount) {
+      // One atomic statement on both providers: concurrent processes each see the total their own addition made.
+      const [row] = await db.$queryRaw<Array<{ count: unknown }>>`
+        INSERT INTO "RateLimitCounter" ("orgId", "environment", "routeGroup", "windowStart", "count")
+        VALUES (${key.orgId}, ${key.environment}, ${key.routeGroup}, ${windowStart}, ${amount})
+        ON CONFLICT ("orgId", "environment", "routeGroup", "windowStart")
+        DO UPDATE SET "count" = "RateLimitCounter"."count" + excluded."count"
+        RETURNING "count"`;
+      return Number(row!.count);
+    },
+    async deleteBefore(windowStart) {
+      const { count } = await db.rateLimitCounter.deleteMany({ where: { windowStart: { lt: windowStart } } });
+      return count;
+    },
+  };
+}

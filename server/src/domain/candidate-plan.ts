@@ -1,0 +1,50 @@
+import type { CandidateQuery } from "./ports";
+
+/** Candidates ranked per full-text lookup; retrieval scores the union of the plan's lookups. */
+export const MAX_CANDIDATES = 100;
+/**
+ * How many index entries a relevance-ordered lookup may walk: the backend scores every match before it
+ * can order them, so a lookup over more postings than this is ordered by recency instead, which the
+ * index answers by walking only as far as the limit.
+ */
+export const CANDIDATE_POSTINGS_BUDGET = 2000;
+
+/**
+ * The query terms to search the index with: the rarest ones within the postings budget (at least one
+ * that the index holds), plus any the statistics have not seen, which cost nothing to look up and may
+ * name a memory written since they were counted.
+ */
+export function candidateTerms(terms: readonly string[], documentFrequency: ReadonlyMap<string, number>): string[] {
+  const df = (term: string) => documentFrequency.get(term) ?? 0;
+  const unseen = terms.filter((term) => df(term) === 0);
+  const chosen: string[] = [];
+  let postings = 0;
+  for (const term of terms.filter((t) => df(t) > 0).sort((a, b) => df(a) - df(b))) {
+    postings += df(term);
+    if (chosen.length > 0 && postings > CANDIDATE_POSTINGS_BUDGET) break;
+    chosen.push(term);
+  }
+  return [...unseen, ...chosen];
+}
+
+/**
+ * The full-text lookups for a query: its own `terms`, and those plus their synonyms as `expanded`. When
+ * all postings fit the budget, one lookup finds every match, best first, and the ranking is exact.
+ * Otherwise the terms are common, and the best memories are the ones that hold them all: first the
+ * newest memories holding every term the query used, then the memories holding the rarest terms (best
+ * first within the budget, else newest first). Newest first agrees with the activation model, which
+ * ranks a recent memory above an equally relevant old one.
+ */
+export function candidatePlan(terms: readonly string[], expanded: readonly string[], documentFrequency: ReadonlyMap<string, number>): CandidateQuery[] {
+  if (expanded.length === 0) return [];
+  const df = (term: string) => documentFrequency.get(term) ?? 0;
+  const postings = (ts: readonly string[]) => ts.reduce((sum, term) => sum + df(term), 0);
+  if (postings(expanded) <= CANDIDATE_POSTINGS_BUDGET) return [{ terms: expanded, match: "any", order: "relevance", limit: MAX_CANDIDATES }];
+
+  const known = [...new Set(terms.filter((term) => df(term) > 0))];
+  const selective = candidateTerms(expanded, documentFrequency);
+  const plan: CandidateQuery[] = [];
+  if (known.length > 1) plan.push({ terms: known, match: "all", order: "newest", limit: MAX_CANDIDATES });
+  plan.push({ terms: selective, match: "any", order: postings(selective) <= CANDIDATE_POSTINGS_BUDGET ? "relevance" : "newest", limit: MAX_CANDIDATES });
+  return plan;
+}

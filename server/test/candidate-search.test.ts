@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Caller } from "../src/domain/access";
+import type { CandidateQuery, MemoryScope } from "../src/domain/ports";
+import type { RunningServer } from "../src/server";
+import { freshDatabase, startServerOn } from "./support/harness";
+
+/** The full-text lookups retrieval plans, on this project's database. */
+describe("full-text candidate lookups", () => {
+  let server: RunningServer;
+  let caller: Caller;
+  let scope: MemoryScope;
+  const ids: Record<string, string> = {};
+  const lookup = (query: Partial<CandidateQuery> & Pick<CandidateQuery, "terms">, within: MemoryScope = scope) =>
+    server.services.store.memories.searchDurable(within, { match: "any", order: "relevance", limit: 10, ...query });
+
+  beforeAll(async () => {
+    server = await startServerOn(await freshDatabase());
+    const org = await server.services.organizations.create({ name: "lookups" });
+    const { token } = await server.services.tokens.create({ orgId: org.id, name: "t", scopes: ["memory:read", "memory:write", "memory:control"], environment: "production" });
+    caller = await server.services.tokens.authenticate(token, "t");
+    scope = { orgId: org.id, environment: "production", agentSlug: null };
+    const texts = {
+      oldest: "The ledger service is owned by the payments team.",
+      middle: "Ledger deploys run through ArgoCD every weekday.",
+      newest: "The ledger service pages the payments team on call.",
+      other: "Checkout web is owned by the growth team.",
+    };
+    // Written one by one, a few milliseconds apart, so their order of indexing and their creation times agree.
+    for (const [name, text] of Object.entries(texts)) {
+      ids[name] = (await server.services.memories.encode(caller, null, { text, memoryKind: "fact", confidence: 0.8 }, undefined)).body.memory.id;
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+  });
+  afterAll(() => server.close());
+
+  const idsOf = (found: Array<{ id: string }>) => found.map((candidate) => candidate.id);
+
+  it("finds memories holding any term, or only those holding every term", async () => {
+    expect(new Set(idsOf(await lookup({ terms: ["ledger", "team"] })))).toEqual(new Set([ids.oldest, ids.middle, ids.newest, ids.other]));
+    expect(new Set(idsOf(await lookup({ terms: ["ledger", "team"], match: "all" })))).toEqual(new Set([ids.oldest, ids.newest]));
+  });
+
+  it("orders by recency when asked, stopping at the limit", async () => {
+    expect(idsOf(await lookup({ terms: ["ledger"], order: "newest", limit: 2 }))).toEqual([ids.newest, ids.middle]);
+  });
+
+  it("keeps to the scope and to durable memories", async () => {
+    await server.services.memories.suppress(caller, null, ids.newest!, { reason: "stale" });
+    try {
+      expect(idsOf(await lookup({ terms: ["ledger"], order: "newest" }))).toEqual([ids.middle, ids.oldest]);
+      expect(await lookup({ terms: ["ledger"] }, { ...scope, environment: "staging" })).toEqual([]);
+      expect(idsOf(await server.services.store.memories.durableCandidates(scope, [ids.newest!, ids.other!, "mem_missing"]))).toEqual([ids.other]);
+    } finally {
+      await server.services.memories.restore(caller, null, ids.newest!, { reason: "current again" });
+    }
+  });
+
+  it("counts collection statistics within the organization and environment only", async () => {
+    const other = await server.services.organizations.create({ name: "neighbour" });
+    const { token } = await server.services.tokens.create({ orgId: other.id, name: "t", scopes: ["memory:write"], environment: "production" });
+    const neighbour = await server.services.tokens.authenticate(token, "t");
+    for (let i = 0; i < 3; i++) await server.services.memories.encode(neighbour, null, { text: `Ledger note ${i}`, memoryKind: "fact", confidence: 0.8 }, undefined);
+    const { memories } = server.services.store;
+    expect(await memories.documentFrequencies(scope, ["ledger", "team", "unheard"])).toEqual([3, 3, 0]);
+    expect(await memories.documentFrequencies({ orgId: other.id, environment: "production" }, ["ledger", "team"])).toEqual([3, 0]);
+    expect(await memories.collectionTotals(scope)).toMatchObject({ documents: 4 });
+    expect(idsOf(await lookup({ terms: ["ledger"], order: "newest", limit: 10 }))).toEqual([ids.newest, ids.middle, ids.oldest]);
+  });
+});
