@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { CANDIDATE_POSTINGS_BUDGET, candidatePlan, candidateTerms, MAX_CANDIDATES } from "../src/domain/candidate-plan";
 
 describe("candidate terms", () => {
-  const df = new Map([["inc-42", 3], ["deploi", 1500], ["api", 9000], ["ledger", 40]]);
+  const df = new Map([["inc-42", 3], ["deploy", 1500], ["api", 9000], ["ledger", 40]]);
 
   it("searches with the rarest terms while their postings fit the budget", () => {
-    expect(candidateTerms(["api", "deploi", "inc-42", "ledger"], df)).toEqual(["inc-42", "ledger", "deploi"]);
+    expect(candidateTerms(["api", "deploy", "inc-42", "ledger"], df)).toEqual(["inc-42", "ledger", "deploy"]);
   });
 
   it("always keeps the rarest term, however common", () => {
@@ -26,10 +26,10 @@ describe("candidate plan", () => {
   });
 
   it("asks first for the newest memories holding every common term, then for the rarest ones", () => {
-    const df = new Map([["deploi", 16_000], ["payments-api", 11_000], ["api", 11_000]]);
-    const terms = ["deploi", "payments-api", "api"];
+    const df = new Map([["deploy", 16_000], ["payments-api", 11_000], ["api", 11_000]]);
+    const terms = ["deploy", "payments-api", "api"];
     expect(candidatePlan(terms, terms, df)).toEqual([
-      { terms: ["deploi", "payments-api", "api"], match: "all", order: "newest", limit },
+      { terms: ["deploy", "payments-api", "api"], match: "all", order: "newest", limit },
       { terms: ["payments-api"], match: "any", order: "newest", limit },
     ]);
   });

@@ -1,4 +1,5 @@
-import { stemmer } from "stemmer";
+/// <reference path="./wink-porter2-stemmer.d.ts" />
+import stem from "wink-porter2-stemmer";
 
 /**
  * Text analysis shared by indexing and querying, so both sides meet on the same terms:
@@ -9,7 +10,7 @@ import { stemmer } from "stemmer";
  *   and digits run together (`INC2077` -> `inc2077`, `inc`, `2077`); hyphenated and snake_case names are
  *   also indexed run together (`inc-42` as `inc42`, `payments-api` as `paymentsapi`, which `PaymentsAPI`
  *   meets), and versions without their `v` (`v1.4.0` as `1.4.0`);
- * - Porter stemming of plain words ("deploys", "deployed", "deploying" -> "deploy");
+ * - Porter2 (Snowball English) stemming of plain words ("deploys", "deployed", "deployment" -> "deploy");
  * - English stop words dropped.
  */
 
@@ -39,7 +40,7 @@ function normalizeWord(word: string): string | null {
   if (STOP_WORDS.has(word)) return null;
   // A lone digit or letter carries no meaning of its own (version parts, list markers).
   if (word.length === 1) return null;
-  return PLAIN_WORD.test(word) ? stemmer(word) : word;
+  return PLAIN_WORD.test(word) ? stem(word) : word;
 }
 
 /** The index terms of a text, in order, repeats kept (term frequency matters to ranking). */

@@ -8,9 +8,9 @@ describe("text analysis", () => {
   });
 
   it("drops stop words and stems plain words", () => {
-    expect(analyzeText("How do we deploy the payments?")).toEqual(["deploi", "payment"]);
-    // Porter stems are not words, but every form of one meets the others.
-    expect(new Set(analyzeText("deploy deploys deployed deploying"))).toEqual(new Set(["deploi"]));
+    expect(analyzeText("How do we deploy the payments?")).toEqual(["deploy", "payment"]);
+    // Stems are not always words, but every form of one meets the others.
+    expect(new Set(analyzeText("deploy deploys deployed deploying deployment"))).toEqual(new Set(["deploy"]));
   });
 
   it("keeps ticket ids, service names and versions whole and in parts", () => {
@@ -39,6 +39,6 @@ describe("text analysis", () => {
   });
 
   it("makes distinct query terms", () => {
-    expect(queryTerms("deploy deploys DEPLOY staging")).toEqual(["deploi", "stage"]);
+    expect(queryTerms("deploy deploys DEPLOY staging")).toEqual(["deploy", "stage"]);
   });
 });

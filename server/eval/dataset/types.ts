@@ -66,17 +66,8 @@ export function hash(text: string): number {
   return h >>> 0;
 }
 
-/** A seeded pseudo-random generator (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The benchmark corpus's seeded pseudo-random generator (mulberry32), so every run sees the same set. */
+export { seededRandom as rng } from "../../bench/corpus";
 
 /**
  * Collects one domain's memories and queries. Memory keys are `prefix:name`; queries name their memories by

@@ -1,4 +1,5 @@
 import type { TRetrieveResponse } from "@engram/contract";
+import { LRUCache } from "lru-cache";
 import {
   analyzeText,
   assembleContext,
@@ -49,6 +50,14 @@ const bestFirst = (a: Ranked, b: Ranked) =>
  */
 export function memoryRetrieval(store: Store, clock: () => Date, semantic: SemanticSearch | null = null) {
   const collectionStats = collectionStatsCache(store.memories);
+  // Subjects repeat across memories (service names, people, teams): analyse each once.
+  const subjectTerms = new LRUCache<string, string[]>({ max: 10_000 });
+  const termsOfSubject = (subject: string | null) => {
+    if (!subject) return [];
+    let terms = subjectTerms.get(subject);
+    if (!terms) subjectTerms.set(subject, (terms = analyzeText(subject)));
+    return terms;
+  };
 
   /** Full-text candidates for the given lookups, added to `found` until it holds MAX_CANDIDATES. */
   async function addCandidates(scope: MemoryScope, lookups: readonly CandidateQuery[], found: Map<string, SearchCandidate>): Promise<void> {
@@ -66,7 +75,7 @@ export function memoryRetrieval(store: Store, clock: () => Date, semantic: Seman
     const stats = await collectionStats(scope, [...weights.keys()]);
     const byId = new Map<string, SearchCandidate>();
     await addCandidates(scope, candidatePlan(terms, [...weights.keys()], stats.documentFrequency), byId);
-    const documents = [...byId.values()].map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: c.subject ? analyzeText(c.subject) : [] }));
+    const documents = [...byId.values()].map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: termsOfSubject(c.subject) }));
     const matches = rankLexically(weights, documents, stats);
     return { byId, ranking: matches.map((match) => withActivation(byId.get(match.id)!, match.score, now)).sort(bestFirst) };
   }

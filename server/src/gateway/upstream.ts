@@ -1,14 +1,8 @@
 import type { TChatMessage, TFinishReason } from "@engram/contract";
+import type { ContextMemory } from "@engram/retrieval";
 
 /** The memories an answer is grounded in, most useful first, as the injected context block lists them. */
-export interface GroundingMemory {
-  id: string;
-  text: string;
-  subject: string | null;
-  memoryKind: string;
-  confidence: number;
-  createdAt: Date;
-}
+export type GroundingMemory = ContextMemory;
 
 /** What the gateway asks a model for: the augmented conversation and the resolved sampling parameters. */
 export interface ModelRequest {
