@@ -36,11 +36,24 @@ export function foldText(text: string): string {
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
 }
 
+/** Stems already computed: a collection's vocabulary is small next to its word count. */
+const stems = new Map<string, string>();
+const MAX_CACHED_STEMS = 100_000;
+
+function stemOf(word: string): string {
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    if (stems.size >= MAX_CACHED_STEMS) stems.clear();
+    stems.set(word, (stemmed = stem(word)));
+  }
+  return stemmed;
+}
+
 function normalizeWord(word: string): string | null {
   if (STOP_WORDS.has(word)) return null;
   // A lone digit or letter carries no meaning of its own (version parts, list markers).
   if (word.length === 1) return null;
-  return PLAIN_WORD.test(word) ? stem(word) : word;
+  return PLAIN_WORD.test(word) ? stemOf(word) : word;
 }
 
 /** The index terms of a text, in order, repeats kept (term frequency matters to ranking). */
