@@ -38,7 +38,7 @@ export async function greetFirstRun(services: Services, url: string): Promise<vo
     [
       "",
       "First run: created the organization \"Development\" (" + org.id + ") and a production token",
-      "with all memory scopes. It is shown only this once:",
+      "with all memory scopes and inference:chat. It is shown only this once:",
       "",
       `  export ENGRAM_TOKEN=${token}`,
       "",
