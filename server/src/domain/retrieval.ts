@@ -103,7 +103,7 @@ export function memoryRetrieval(store: Store, clock: () => Date, semantic: Seman
     if (semantic) {
       const meaning = await semanticRanking(scope, input.query, byId, now);
       const candidates = new Map([...lexical, ...meaning].map((ranked) => [ranked.candidate.id, ranked.candidate]));
-      considered = new Set([...byId.keys(), ...candidates.keys()]).size;
+      considered = byId.size + meaning.filter(({ candidate }) => !byId.has(candidate.id)).length;
       top = reciprocalRankFusion([lexical, meaning].map((ranking) => ranking.map(({ candidate }) => candidate.id))).map(({ id, score }) => ({
         candidate: candidates.get(id)!,
         score,

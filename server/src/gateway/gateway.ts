@@ -41,6 +41,9 @@ export interface PreparedChat {
   includeUsage: boolean;
 }
 
+/** OpenAI's id shape, `chatcmpl-…`. */
+const completionId = () => newId("chatcmpl").replace("_", "-");
+
 function usageOf(promptTokens: number, content: string): TUsage {
   const completion = countTokens(content);
   return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
@@ -65,7 +68,7 @@ export function inferenceGateway(deps: {
   const seconds = () => Math.floor(now().getTime() / 1000);
 
   async function* chunks(events: AsyncIterable<ModelEvent>, prepared: PreparedChat): AsyncGenerator<TChatCompletionChunk> {
-    const base = { id: newId("chatcmpl").replace("_", "-"), object: "chat.completion.chunk" as const, created: seconds(), model: config.modelId };
+    const base = { id: completionId(), object: "chat.completion.chunk" as const, created: seconds(), model: config.modelId };
     const usage = prepared.includeUsage ? { usage: null } : {};
     yield { ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }], ...usage };
     let content = "";
@@ -145,7 +148,7 @@ export function inferenceGateway(deps: {
     async complete(prepared: PreparedChat, signal: AbortSignal): Promise<TChatCompletion> {
       const answer = await upstream.complete(prepared.request, signal);
       return {
-        id: newId("chatcmpl").replace("_", "-"),
+        id: completionId(),
         object: "chat.completion",
         created: seconds(),
         model: config.modelId,

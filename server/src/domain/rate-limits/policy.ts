@@ -1,4 +1,5 @@
-import type { TEnvironment } from "@engram/contract";
+import { type TEnvironment, ZEnvironment } from "@engram/contract";
+import { plans } from "../organizations";
 import type { Plan } from "../records";
 
 /** Route groups are counted separately: memory reads and writes, event ingestion, and the inference gateway. */
@@ -43,8 +44,7 @@ export interface RateLimitPolicy {
   limitFor(plan: Plan, environment: TEnvironment, group: RouteGroup): number | null;
 }
 
-const plans: readonly Plan[] = ["free", "spark", "seed", "rise", "boost"];
-const environments: readonly TEnvironment[] = ["test", "staging", "production"];
+const environments = ZEnvironment.options;
 
 /** Parses ENGRAM_RATE_LIMITS: `off`, or comma-separated overrides applied in order (later ones win). */
 export function parseRateLimitSetting(text: string | undefined): RateLimitOverride[] | "off" {
