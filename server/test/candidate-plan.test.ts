@@ -19,38 +19,39 @@ describe("candidate terms", () => {
 
 describe("candidate plan", () => {
   const limit = MAX_CANDIDATES;
+  const word = (forms: string[], synonyms: string[] = []) => ({ forms, parts: [], synonyms });
 
   it("finds every match best first in one lookup when the postings fit the budget", () => {
     const df = new Map([["ledger", 40], ["owner", 900]]);
-    expect(candidatePlan(["ledger", "owner"], ["ledger", "owner", "unheard"], df)).toEqual([{ terms: ["ledger", "owner", "unheard"], match: "any", order: "relevance", limit }]);
+    expect(candidatePlan([word(["ledger"]), word(["owner"], ["unheard"])], df)).toEqual([{ terms: ["ledger", "owner", "unheard"], match: "any", order: "relevance", limit }]);
   });
 
-  it("asks first for the newest memories holding every common term, then for the rarest ones", () => {
-    const df = new Map([["deploy", 16_000], ["payments-api", 11_000], ["api", 11_000]]);
-    const terms = ["deploy", "payments-api", "api"];
-    expect(candidatePlan(terms, terms, df)).toEqual([
-      { terms: ["deploy", "payments-api", "api"], match: "all", order: "newest", limit },
+  it("asks first for the newest memories holding every common word, then for the rarest terms", () => {
+    const df = new Map([["deploy", 16_000], ["payments-api", 11_000], ["paymentsapi", 11_000], ["payment", 12_000], ["api", 11_000]]);
+    const concepts = [word(["deploy"]), { forms: ["payments-api", "paymentsapi"], parts: ["payment", "api"], synonyms: [] }];
+    expect(candidatePlan(concepts, df)).toEqual([
+      { groups: [["deploy"], ["payments-api", "paymentsapi"]], match: "all", order: "newest", limit },
       { terms: ["payments-api"], match: "any", order: "newest", limit },
     ]);
   });
 
   it("ranks the rare terms' matches by relevance when only the common words overflow the budget", () => {
     const df = new Map([["inc-42", 3], ["incid", CANDIDATE_POSTINGS_BUDGET * 5]]);
-    expect(candidatePlan(["incid", "inc-42"], ["incid", "inc-42"], df)).toEqual([
-      { terms: ["incid", "inc-42"], match: "all", order: "newest", limit },
+    expect(candidatePlan([word(["incid"]), word(["inc-42"])], df)).toEqual([
+      { groups: [["incid"], ["inc-42"]], match: "all", order: "newest", limit },
       { terms: ["inc-42"], match: "any", order: "relevance", limit },
     ]);
   });
 
   it("needs no lookup for a query without terms", () => {
-    expect(candidatePlan([], [], new Map())).toEqual([]);
+    expect(candidatePlan([], new Map())).toEqual([]);
   });
 
-  it("requires every term the query used, not every synonym, and searches synonyms by rarity", () => {
-    const df = new Map([["outag", 5_000], ["prod", 4_000], ["incid", 30], ["product", 9_000]]);
-    expect(candidatePlan(["prod", "outag"], ["prod", "outag", "incid", "product"], df)).toEqual([
-      { terms: ["prod", "outag"], match: "all", order: "newest", limit },
-      { terms: ["incid"], match: "any", order: "relevance", limit },
+  it("requires every word the query used, in any of its forms, not every synonym, and searches synonyms by rarity", () => {
+    const df = new Map([["outag", 5_000], ["prod", 4_000], ["incid", 30], ["product", 9_000], ["rollback", 2_000], ["roll", 0]]);
+    expect(candidatePlan([word(["prod"], ["product"]), word(["outag"], ["incid"]), word(["roll", "rollback"])], df)).toEqual([
+      { groups: [["prod"], ["outag"], ["rollback"]], match: "all", order: "newest", limit },
+      { terms: ["roll", "incid"], match: "any", order: "relevance", limit },
     ]);
   });
 });

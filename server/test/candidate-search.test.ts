@@ -10,8 +10,9 @@ describe("full-text candidate lookups", () => {
   let caller: Caller;
   let scope: MemoryScope;
   const ids: Record<string, string> = {};
-  const lookup = (query: Partial<CandidateQuery> & Pick<CandidateQuery, "terms">, within: MemoryScope = scope) =>
+  const lookup = (query: { terms: string[]; order?: CandidateQuery["order"]; limit?: number }, within: MemoryScope = scope) =>
     server.services.store.memories.searchDurable(within, { match: "any", order: "relevance", limit: 10, ...query });
+  const lookupAll = (groups: string[][]) => server.services.store.memories.searchDurable(scope, { groups, match: "all", order: "relevance", limit: 10 });
 
   beforeAll(async () => {
     server = await startServerOn(await freshDatabase());
@@ -35,9 +36,10 @@ describe("full-text candidate lookups", () => {
 
   const idsOf = (found: Array<{ id: string }>) => found.map((candidate) => candidate.id);
 
-  it("finds memories holding any term, or only those holding every term", async () => {
+  it("finds memories holding any term, or only those holding a term of every group", async () => {
     expect(new Set(idsOf(await lookup({ terms: ["ledger", "team"] })))).toEqual(new Set([ids.oldest, ids.middle, ids.newest, ids.other]));
-    expect(new Set(idsOf(await lookup({ terms: ["ledger", "team"], match: "all" })))).toEqual(new Set([ids.oldest, ids.newest]));
+    expect(new Set(idsOf(await lookupAll([["ledger"], ["team"]])))).toEqual(new Set([ids.oldest, ids.newest]));
+    expect(new Set(idsOf(await lookupAll([["ledger"], ["argocd", "page"]])))).toEqual(new Set([ids.middle, ids.newest]));
   });
 
   it("orders by recency when asked, stopping at the limit", async () => {

@@ -26,10 +26,19 @@ const STOP_WORDS = new Set(
 /** A run of letters and digits, optionally joined into one identifier by . _ - / : # @ */
 const RAW_TOKEN = /[\p{L}\p{N}]+(?:[._\-/:#@][\p{L}\p{N}]+)*/gu;
 const SEPARATOR = /[._\-/:#@]/;
-const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+// Lower to upper (`paymentService`), or the last capital of an acronym before a word (`HTTPServer`), but
+// not an acronym's plural `s` (`RFCs`, `APIsClient`).
+const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}(?!s(?!\p{Ll}))\p{Ll})/u;
+const ACRONYM_PLURAL = /^(\p{Lu}{2,})s$/u;
 const LETTER_DIGIT_BOUNDARY = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 const VERSION = /^v(\d+(?:\.\d+)+)$/;
 const PLAIN_WORD = /^\p{L}+$/u;
+const BETWEEN_WORDS = /^[^\S\n]+$/;
+/**
+ * Particles that make phrasal verbs, which engineers also write as one word: "rolled back" and
+ * "rollback", "locked out" and "lockout", "logging in" and "login", "set up" and "setup".
+ */
+const PARTICLES = new Set(["back", "out", "up", "down", "in", "on", "off", "over"]);
 
 /** Lower-cases and strips diacritics. */
 export function foldText(text: string): string {
@@ -56,31 +65,60 @@ function normalizeWord(word: string): string | null {
   return PLAIN_WORD.test(word) ? stemOf(word) : word;
 }
 
-/** The index terms of a text, in order, repeats kept (term frequency matters to ranking). */
-export function analyzeText(text: string): string[] {
-  const terms: string[] = [];
-  for (const [raw] of text.normalize("NFKD").replace(/\p{M}+/gu, "").matchAll(RAW_TOKEN)) {
-    const parts = raw
-      .split(SEPARATOR)
-      .flatMap((part) => part.split(CAMEL_BOUNDARY))
-      .flatMap((part) => part.split(LETTER_DIGIT_BOUNDARY));
-    const whole = raw.toLowerCase();
-    if (parts.length > 1) {
-      // An identifier: the whole form matches exact mentions, its other spellings and parts loose ones.
-      if (!STOP_WORDS.has(whole)) terms.push(...identifierForms(whole));
-      for (const part of parts) {
-        const term = normalizeWord(part.toLowerCase());
-        if (term) terms.push(term);
-      }
-      continue;
-    }
-    const term = normalizeWord(whole);
-    if (term) terms.push(term);
-  }
-  return terms;
+/**
+ * One word of a text as the index sees it: `forms` are the terms that match it exactly (a plain word's
+ * stem; an identifier as written, run together and as a bare version), `parts` an identifier's pieces.
+ */
+export interface AnalysedWord {
+  forms: string[];
+  parts: string[];
 }
 
-/** An identifier as written (`_` read as `-`), run together when hyphenated, and a version without its `v`. */
+/**
+ * The words of a text, in order, stop words dropped. A word followed by a particle also takes the
+ * phrasal verb run together as one of its forms (see PARTICLES).
+ */
+export function analyzeWords(text: string): AnalysedWord[] {
+  const words: AnalysedWord[] = [];
+  let previous: { word: AnalysedWord; stem: string; end: number } | null = null;
+  const folded = text.normalize("NFKD").replace(/\p{M}+/gu, "");
+  for (const match of folded.matchAll(RAW_TOKEN)) {
+    const [raw] = match;
+    const pieces = raw
+      .split(SEPARATOR)
+      .flatMap((piece) => piece.split(CAMEL_BOUNDARY))
+      .flatMap((piece) => piece.split(LETTER_DIGIT_BOUNDARY))
+      .map((piece) => ACRONYM_PLURAL.exec(piece)?.[1] ?? piece);
+    const afterWord = previous && BETWEEN_WORDS.test(folded.slice(previous.end, match.index));
+    if (pieces.length === 1) {
+      const lower = pieces[0]!.toLowerCase();
+      if (afterWord && PARTICLES.has(lower)) previous!.word.forms.push(stemOf(previous!.stem + lower));
+      const term = normalizeWord(lower);
+      const word = term ? { forms: [term], parts: [] } : null;
+      if (word) words.push(word);
+      previous = word && PLAIN_WORD.test(term!) ? { word, stem: term!, end: match.index + raw.length } : null;
+      continue;
+    }
+    previous = null;
+    // An identifier: its whole forms match exact mentions and other spellings, its parts loose ones.
+    const whole = raw.toLowerCase();
+    const forms = STOP_WORDS.has(whole) ? [] : identifierForms(whole);
+    const parts = pieces.flatMap((piece) => normalizeWord(piece.toLowerCase()) ?? []);
+    if (forms.length > 0 || parts.length > 0) words.push({ forms, parts });
+  }
+  return words;
+}
+
+/** The index terms of a text, in order, repeats kept (term frequency matters to ranking). */
+export function analyzeText(text: string): string[] {
+  return analyzeWords(text).flatMap((word) => [...word.forms, ...word.parts]);
+}
+
+/**
+ * An identifier as written (`_` read as `-`), run together when hyphenated, and a version without its
+ * `v`. A form of letters only is stemmed like any word, so `ClickHouse`, `clickhouse` and `click-house`
+ * all meet on one term.
+ */
 function identifierForms(whole: string): string[] {
   const written = whole.replaceAll("_", "-");
   const forms = [written];
@@ -88,7 +126,7 @@ function identifierForms(whole: string): string[] {
   if (runTogether !== written && !SEPARATOR.test(runTogether)) forms.push(runTogether);
   const version = VERSION.exec(written)?.[1];
   if (version) forms.push(version);
-  return forms;
+  return [...new Set(forms.map((form) => (PLAIN_WORD.test(form) ? stemOf(form) : form)))];
 }
 
 /** Distinct query terms, in first-seen order. */

@@ -1,4 +1,5 @@
-export { analyzeText, foldText, queryTerms } from "./analyze";
+export { analyzeText, analyzeWords, foldText, queryTerms, type AnalysedWord } from "./analyze";
+export { analyzeQuery, conceptTerms, exactConcepts, PART_WEIGHT, SYNONYM_WEIGHT, type QueryConcept } from "./query";
 export { baseLevelActivation, recallProbability, recordUse, RECENT_USES, type UseHistory } from "./activation";
 export { scoreMemory, ACTIVATION_WEIGHT, CONFIDENCE_WEIGHT, type Score, type ScoringInput } from "./scoring";
 export { rankLexically, type CollectionStats, type LexicalDocument, type LexicalMatch } from "./lexical";
@@ -13,4 +14,4 @@ export {
 } from "./context";
 export { reciprocalRankFusion, RRF_K, type Fused } from "./fusion";
 export { dot, nearest, unitVector, type Neighbour } from "./vectors";
-export { expandQuery, SYNONYM_WEIGHT } from "./synonyms";
+export { synonymsOf } from "./synonyms";

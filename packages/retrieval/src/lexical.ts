@@ -1,3 +1,5 @@
+import { conceptTerms, exactConcepts, PART_WEIGHT, type QueryConcept, SYNONYM_WEIGHT } from "./query";
+
 export interface LexicalDocument {
   id: string;
   /** The analysed terms of subject and text together (what the full-text index holds). */
@@ -25,38 +27,50 @@ const B = 0.75;
 const SUBJECT_WEIGHT = 2;
 
 /**
- * Ranks documents by BM25, with the subject weighted above the text. Documents that match no query term
- * are left out. Query terms count by their weight (1 when given as a list; expanded synonyms count
- * less). Term weights come from `collection` when given (the whole index), else from the documents
- * passed in.
+ * Ranks documents by BM25, with the subject weighted above the text. Each query concept adds its best
+ * match in the document (see QueryConcept); documents that match none are left out. Term weights come
+ * from `collection` when given (the whole index), else from the documents passed in. Plain terms are read
+ * as concepts of one exact form each.
  */
 export function rankLexically(
-  query: readonly string[] | ReadonlyMap<string, number>,
+  query: readonly string[] | readonly QueryConcept[],
   documents: readonly LexicalDocument[],
   collection?: CollectionStats,
 ): LexicalMatch[] {
-  const weights: ReadonlyMap<string, number> = Array.isArray(query) ? new Map(query.map((term) => [term, 1])) : (query as ReadonlyMap<string, number>);
-  if (weights.size === 0 || documents.length === 0) return [];
-  const wanted = new Set(weights.keys());
+  const concepts = query.every((item) => typeof item === "string") ? exactConcepts(query as readonly string[]) : (query as readonly QueryConcept[]);
+  if (concepts.length === 0 || documents.length === 0) return [];
+  const wanted = new Set(conceptTerms(concepts, { synonyms: true }));
   const analysed = documents.map((doc) => ({ id: doc.id, ...termFrequencies(doc, wanted) }));
   const stats = collection ?? statsOf(analysed);
   const averageLength = stats.averageLength || 1;
 
   const matches: LexicalMatch[] = [];
   for (const doc of analysed) {
-    let score = 0;
-    for (const [term, tf] of doc.counts) {
+    if (doc.counts.size === 0) continue;
+    const contribution = (term: string) => {
+      const tf = doc.counts.get(term);
+      if (!tf) return 0;
       // The collection may lag a just-written document by a moment: never let df fall below 1.
       const df = Math.max(1, stats.documentFrequency.get(term) ?? 0);
       const n = Math.max(stats.documents, df);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      score += (weights.get(term)! * idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength));
-    }
+      return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength));
+    };
+    let score = 0;
+    for (const concept of concepts) score += conceptScore(concept, contribution);
     if (score > 0) matches.push({ id: doc.id, score });
   }
   return matches.sort((a, b) => b.score - a.score);
 }
 
+/** A concept's best match: an exact form, or its parts together, or a synonym, each at its weight. */
+function conceptScore(concept: QueryConcept, contribution: (term: string) => number): number {
+  let best = 0;
+  for (const form of concept.forms) best = Math.max(best, contribution(form));
+  if (concept.parts.length > 0) best = Math.max(best, PART_WEIGHT * concept.parts.reduce((sum, part) => sum + contribution(part), 0));
+  for (const synonym of concept.synonyms) best = Math.max(best, SYNONYM_WEIGHT * contribution(synonym));
+  return best;
+}
 function statsOf(analysed: Array<{ counts: Map<string, number>; length: number }>): CollectionStats {
   const documentFrequency = new Map<string, number>();
   for (const doc of analysed) for (const term of doc.counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);

@@ -7,7 +7,7 @@ import { analyzeText } from "./analyze";
  * match still ranks first. General vocabulary only: no service, product or person names.
  */
 const GROUPS: readonly string[] = [
-  "incident outage downtime disruption breakage sev",
+  "incident inc outage downtime disruption breakage sev",
   "deploy deployment release rollout ship launch",
   "rollback revert",
   "database db datastore",
@@ -76,9 +76,6 @@ const GROUPS: readonly string[] = [
   "approve approved sign-off signoff",
 ];
 
-/** How much a synonym counts against the word the query actually used. */
-export const SYNONYM_WEIGHT = 0.5;
-
 /** Each analysed term to the analysed terms of its groups (a term may sit in more than one group). */
 const SYNONYMS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const map = new Map<string, Set<string>>();
@@ -94,14 +91,9 @@ const SYNONYMS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   return map;
 })();
 
-/**
- * A query's terms with their weights: its own terms at 1, and the synonyms of each at SYNONYM_WEIGHT
- * (unless the query used them itself).
- */
-export function expandQuery(terms: readonly string[]): Map<string, number> {
-  const weights = new Map(terms.map((term) => [term, 1]));
-  for (const term of terms) {
-    for (const synonym of SYNONYMS.get(term) ?? []) if (!weights.has(synonym)) weights.set(synonym, SYNONYM_WEIGHT);
-  }
-  return weights;
+/** The analysed terms of the same meaning as `term` (none for a term outside the thesaurus). */
+export function synonymsOf(term: string): ReadonlySet<string> {
+  return SYNONYMS.get(term) ?? NONE;
 }
+
+const NONE: ReadonlySet<string> = new Set();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzeText, foldText, queryTerms } from "../src/analyze";
+import { analyzeText, analyzeWords, foldText, queryTerms } from "../src/analyze";
 
 describe("text analysis", () => {
   it("folds case and diacritics", () => {
@@ -22,9 +22,39 @@ describe("text analysis", () => {
 
   it("splits paths, snake_case and camelCase", () => {
     expect(analyzeText("docs/runbooks/payments.md")).toEqual(["docs/runbooks/payments.md", "doc", "runbook", "payment", "md"]);
-    expect(analyzeText("retry_backoff_ms")).toEqual(["retry-backoff-ms", "retrybackoffms", "retri", "backoff", "ms"]);
-    expect(analyzeText("paymentService")).toEqual(["paymentservice", "payment", "servic"]);
+    expect(analyzeText("retry_backoff_ms")).toEqual(["retry-backoff-ms", "retrybackoffm", "retri", "backoff", "ms"]);
+    expect(analyzeText("paymentService")).toEqual(["paymentservic", "payment", "servic"]);
     expect(analyzeText("HTTPServer")).toEqual(["httpserver", "http", "server"]);
+  });
+
+  it("stems a name written in camelCase like the same word in lower case", () => {
+    expect(queryTerms("ClickHouse")[0]).toBe(queryTerms("clickhouse")[0]);
+    expect(queryTerms("PagerDuty")[0]).toBe(queryTerms("pagerduty")[0]);
+    expect(queryTerms("pager-duty")).toContain(queryTerms("pagerduty")[0]);
+  });
+
+  it("reads an acronym's plural as the acronym", () => {
+    expect(analyzeText("RFCs, APIs and PRs")).toEqual(["rfc", "api", "pr"]);
+    expect(analyzeText("APIsClient")).toEqual(["apiscli", "api", "client"]);
+  });
+
+  it("also indexes a phrasal verb run together, as engineers write it", () => {
+    expect(analyzeText("We rolled back, then got locked out. Logging in failed.")).toEqual(
+      expect.arrayContaining(["rollback", "lockout", "login"]),
+    );
+    expect(queryTerms("roll back")).toContain(queryTerms("rollback")[0]);
+    expect(queryTerms("set up")).toContain(queryTerms("setup")[0]);
+    // Only words side by side: punctuation between them breaks the phrase.
+    expect(analyzeText("We rolled. Back to work")).not.toContain("rollback");
+  });
+
+  it("keeps each word's exact forms apart from an identifier's parts", () => {
+    expect(analyzeWords("INC-42 payments rolled back")).toEqual([
+      { forms: ["inc-42", "inc42"], parts: ["inc", "42"] },
+      { forms: ["payment"], parts: [] },
+      { forms: ["roll", "rollback"], parts: [] },
+      { forms: ["back"], parts: [] },
+    ]);
   });
 
   it("lets a query meet a document on identifiers however they are written", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeText, queryTerms } from "../src/analyze";
 import { rankLexically } from "../src/lexical";
-import { expandQuery, SYNONYM_WEIGHT } from "../src/synonyms";
+import { analyzeQuery } from "../src/query";
 
 const analysed = (id: string, text: string, subject: string | null) => ({
   id,
@@ -68,29 +68,56 @@ describe("BM25 with collection statistics", () => {
   });
 });
 
-describe("synonym expansion", () => {
-  it("adds the other words of a term's group at a lower weight, keeping the query's own words at 1", () => {
-    const weights = expandQuery(queryTerms("prod outage"));
-    expect(weights.get("prod")).toBe(1);
-    expect(weights.get("outag")).toBe(1);
-    expect(weights.get("product")).toBe(SYNONYM_WEIGHT);
-    expect(weights.get("incid")).toBe(SYNONYM_WEIGHT);
-    expect(expandQuery(queryTerms("incident outage")).get("incid")).toBe(1);
+describe("query concepts", () => {
+  const conceptOf = (query: string, form: string) => analyzeQuery(query).find((concept) => concept.forms.includes(form));
+
+  it("gives each word its exact forms, an identifier its parts, and a thesaurus word its synonyms", () => {
+    expect(analyzeQuery("payments-api outage")).toEqual([
+      { forms: ["payments-api", "paymentsapi"], parts: ["payment", "api"], synonyms: [] },
+      { forms: ["outag"], parts: [], synonyms: expect.arrayContaining(["incid", "downtim"]) },
+    ]);
   });
 
   it("lets abbreviations and words no stemmer joins meet: k8s and kubernetes, deploy and release", () => {
-    expect(expandQuery(queryTerms("k8s")).get(queryTerms("kubernetes")[0]!)).toBe(SYNONYM_WEIGHT);
-    expect(expandQuery(queryTerms("deploy")).get(queryTerms("release")[0]!)).toBe(SYNONYM_WEIGHT);
+    expect(conceptOf("k8s", "k8s")!.synonyms).toContain(queryTerms("kubernetes")[0]);
+    expect(conceptOf("deploy", "deploy")!.synonyms).toContain(queryTerms("release")[0]);
   });
 
+  it("leaves a synonym the query used itself to that word, and drops repeated words", () => {
+    expect(conceptOf("incident outage", "outag")!.synonyms).not.toContain("incid");
+    expect(analyzeQuery("deploy deploys DEPLOY")).toHaveLength(1);
+    expect(analyzeQuery("the of and")).toEqual([]);
+  });
+});
+
+describe("ranking by concepts", () => {
   it("finds a memory in other words, but ranks the exact wording first", () => {
     const docs = [analysed("exact", "The prod outage lasted an hour.", null), analysed("synonym", "The production incident lasted an hour.", null), analysed("other", "Lunch is at noon.", null)];
-    const ranked = rankLexically(expandQuery(queryTerms("prod outage")), docs);
+    const ranked = rankLexically(analyzeQuery("prod outage"), docs);
     expect(ranked.map((m) => m.id)).toEqual(["exact", "synonym"]);
     expect(rankLexically(queryTerms("prod outage"), docs).map((m) => m.id)).toEqual(["exact"]);
   });
 
-  it("leaves terms outside the thesaurus alone", () => {
-    expect([...expandQuery(queryTerms("payments-api INC-42"))]).toEqual(queryTerms("payments-api INC-42").map((t) => [t, 1]));
+  it("counts a word once however many of its forms a memory holds", () => {
+    // sso-bridge is indexed as sso-bridge, ssobridg, sso and bridg: all four must not outweigh "owner".
+    const docs = [
+      analysed("owner", "Sofia owns sso-bridge; she is its owner.", null),
+      analysed("mention", "sso-bridge cost report: sso-bridge cost went up, sso-bridge again.", null),
+      ...Array.from({ length: 20 }, (_, i) => analysed(`filler-${i}`, `Owner of service ${i} is team ${i}; sso-bridge unrelated ${i}.`, null)),
+    ];
+    expect(rankLexically(analyzeQuery("SSOBridge owner"), docs)[0]!.id).toBe("owner");
+  });
+
+  it("scores an identifier's parts below the identifier itself", () => {
+    const docs = [analysed("whole", "payments-api was deployed.", null), analysed("parts", "The api of payments was deployed.", null), analysed("none", "Lunch.", null)];
+    const [whole, parts] = rankLexically(analyzeQuery("payments-api"), docs);
+    expect([whole!.id, parts!.id]).toEqual(["whole", "parts"]);
+    expect(parts!.score).toBeLessThan(whole!.score);
+  });
+
+  it("matches a synonym at its lower weight, never adding synonyms up", () => {
+    // Summed, four synonyms at half weight would beat the one word the query used.
+    const docs = [analysed("synonyms", "Sev2 outage, downtime and disruption last night.", null), analysed("word", "Incident last night.", null)];
+    expect(rankLexically(analyzeQuery("incident"), docs).map((m) => m.id)).toEqual(["word", "synonyms"]);
   });
 });

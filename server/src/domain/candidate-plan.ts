@@ -1,3 +1,4 @@
+import { conceptTerms, type QueryConcept } from "@engram/retrieval";
 import type { CandidateQuery } from "./ports";
 
 /** Candidates ranked per full-text lookup; retrieval scores the union of the plan's lookups. */
@@ -28,23 +29,24 @@ export function candidateTerms(terms: readonly string[], documentFrequency: Read
 }
 
 /**
- * The full-text lookups for a query: its own `terms`, and those plus their synonyms as `expanded`. When
- * all postings fit the budget, one lookup finds every match, best first, and the ranking is exact.
- * Otherwise the terms are common, and the best memories are the ones that hold them all: first the
- * newest memories holding every term the query used, then the memories holding the rarest terms (best
- * first within the budget, else newest first). Newest first agrees with the activation model, which
- * ranks a recent memory above an equally relevant old one.
+ * The full-text lookups for a query's concepts (its words, their forms and synonyms). When all postings
+ * fit the budget, one lookup finds every match, best first, and the ranking is exact. Otherwise the
+ * words are common, and the best memories are the ones that hold them all: first the newest memories
+ * holding every word the query used (in any of its exact forms), then the memories holding the rarest
+ * terms (best first within the budget, else newest first). Newest first agrees with the activation
+ * model, which ranks a recent memory above an equally relevant old one.
  */
-export function candidatePlan(terms: readonly string[], expanded: readonly string[], documentFrequency: ReadonlyMap<string, number>): CandidateQuery[] {
+export function candidatePlan(concepts: readonly QueryConcept[], documentFrequency: ReadonlyMap<string, number>): CandidateQuery[] {
+  const expanded = conceptTerms(concepts, { synonyms: true });
   if (expanded.length === 0) return [];
   const df = (term: string) => documentFrequency.get(term) ?? 0;
-  const postings = (ts: readonly string[]) => ts.reduce((sum, term) => sum + df(term), 0);
+  const postings = (terms: readonly string[]) => terms.reduce((sum, term) => sum + df(term), 0);
   if (postings(expanded) <= CANDIDATE_POSTINGS_BUDGET) return [{ terms: expanded, match: "any", order: "relevance", limit: MAX_CANDIDATES }];
 
-  const known = [...new Set(terms.filter((term) => df(term) > 0))];
+  const groups = concepts.map((concept) => concept.forms.filter((form) => df(form) > 0)).filter((forms) => forms.length > 0);
   const selective = candidateTerms(expanded, documentFrequency);
   const plan: CandidateQuery[] = [];
-  if (known.length > 1) plan.push({ terms: known, match: "all", order: "newest", limit: MAX_CANDIDATES });
+  if (groups.length > 1) plan.push({ groups, match: "all", order: "newest", limit: MAX_CANDIDATES });
   plan.push({ terms: selective, match: "any", order: postings(selective) <= CANDIDATE_POSTINGS_BUDGET ? "relevance" : "newest", limit: MAX_CANDIDATES });
   return plan;
 }

@@ -57,15 +57,14 @@ export interface SearchCandidate extends Pick<MemoryRecord, "id" | "subject" | "
 }
 
 /**
- * One full-text lookup: durable memories in scope holding all or any of `terms`, best first by the
- * backend's full-text rank or newest first, at most `limit`.
+ * One full-text lookup: durable memories in scope holding any of `terms`, or for every one of `groups`
+ * (a query word's alternative terms) at least one of its terms; best first by the backend's full-text
+ * rank or newest first, at most `limit`.
  */
-export interface CandidateQuery {
-  terms: readonly string[];
-  match: "all" | "any";
-  order: "relevance" | "newest";
-  limit: number;
-}
+export type CandidateQuery = { order: "relevance" | "newest"; limit: number } & (
+  | { match: "any"; terms: readonly string[] }
+  | { match: "all"; groups: readonly (readonly string[])[] }
+);
 
 /** A memory to write: its id is chosen before writing so the answer can name it up front. */
 export type PlannedMemory = Omit<MemoryRecord, "reinforcementCount" | "lastReinforcedAt" | "recentUses" | "updatedAt">;

@@ -1,10 +1,10 @@
 import type { TRetrieveResponse } from "@engram/contract";
 import { LRUCache } from "lru-cache";
 import {
+  analyzeQuery,
   analyzeText,
   assembleContext,
-  expandQuery,
-  queryTerms,
+  conceptTerms,
   rankLexically,
   reciprocalRankFusion,
   scoreMemory,
@@ -68,15 +68,15 @@ export function memoryRetrieval(store: Store, clock: () => Date, semantic: Seman
     }
   }
 
-  /** BM25 over the query's terms and synonyms, each memory's relevance modulated by its activation and confidence. */
+  /** BM25 over the query's words and their synonyms, each memory's relevance modulated by its activation and confidence. */
   async function lexicalRanking(scope: MemoryScope, query: string, now: Date) {
-    const terms = queryTerms(query);
-    const weights = expandQuery(terms);
-    const stats = await collectionStats(scope, [...weights.keys()]);
+    const concepts = analyzeQuery(query);
+    const expanded = conceptTerms(concepts, { synonyms: true });
+    const stats = await collectionStats(scope, expanded);
     const byId = new Map<string, SearchCandidate>();
-    await addCandidates(scope, candidatePlan(terms, [...weights.keys()], stats.documentFrequency), byId);
+    await addCandidates(scope, candidatePlan(concepts, stats.documentFrequency), byId);
     const documents = [...byId.values()].map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: termsOfSubject(c.subject) }));
-    const matches = rankLexically(weights, documents, stats);
+    const matches = rankLexically(concepts, documents, stats);
     return { byId, ranking: matches.map((match) => withActivation(byId.get(match.id)!, match.score, now)).sort(bestFirst) };
   }
 

@@ -70,7 +70,9 @@ export function memoryRepository(db: PrismaTx, search: FullTextSearch): MemoryRe
       return row ? toRecord(row) : null;
     },
     async searchDurable(scope, query) {
-      if (query.terms.length === 0) return [];
+      // An empty list of terms matches nothing (and is not valid full-text syntax).
+      const lists = query.match === "all" ? query.groups : [query.terms];
+      if (lists.length === 0 || lists.some((terms) => terms.length === 0)) return [];
       return (await search.candidates(db, scope, query)).map(fromRawCandidate);
     },
     async durableCandidates(scope, ids) {

@@ -67,8 +67,15 @@ const quoted = (term: string, quote: string) => `${quote}${term}${quote}`;
 /** The FTS5 filter for one organization and environment: their one-token "scope" column (see its migration). */
 const scopeMatch = (scope: CollectionScope) => `"scope" : ${quoted(`${scope.orgId}:${scope.environment}`, '"')}`;
 
-export const sqliteCandidates: CandidateSearch = async (db, scope, { terms, match, order, limit }) => {
-  const expression = `${scopeMatch(scope)} AND "terms" : (${terms.map((term) => quoted(term, '"')).join(match === "all" ? " AND " : " OR ")})`;
+/** The lookup's terms as a boolean expression in the backend's syntax. */
+function termsExpression(query: CandidateQuery, syntax: { and: string; or: string; quote: string }): string {
+  const anyOf = (terms: readonly string[]) => `(${terms.map((term) => quoted(term, syntax.quote)).join(syntax.or)})`;
+  return query.match === "all" ? query.groups.map(anyOf).join(syntax.and) : anyOf(query.terms);
+}
+
+export const sqliteCandidates: CandidateSearch = async (db, scope, query) => {
+  const { order, limit } = query;
+  const expression = `${scopeMatch(scope)} AND "terms" : (${termsExpression(query, { and: " AND ", or: " OR ", quote: '"' })})`;
   // FTS5 sorts by its rank itself, and walks its rowids (the order rows were indexed) backwards without
   // sorting, stopping at the limit; any other order would first read every match.
   const ordering = order === "relevance" ? Prisma.sql`s."rank"` : Prisma.sql`s."rowid" DESC`;
@@ -81,13 +88,14 @@ export const sqliteCandidates: CandidateSearch = async (db, scope, { terms, matc
   );
 };
 
-export const postgresCandidates: CandidateSearch = async (db, scope, { terms, match, order, limit }) => {
-  const query = terms.map((term) => quoted(term, "'")).join(match === "all" ? " & " : " | ");
-  const ordering = order === "relevance" ? Prisma.sql`ts_rank(m."searchVector", ${query}::tsquery) DESC, m."id"` : Prisma.sql`m."createdAt" DESC, m."id" DESC`;
+export const postgresCandidates: CandidateSearch = async (db, scope, query) => {
+  const { order, limit } = query;
+  const tsquery = termsExpression(query, { and: " & ", or: " | ", quote: "'" });
+  const ordering = order === "relevance" ? Prisma.sql`ts_rank(m."searchVector", ${tsquery}::tsquery) DESC, m."id"` : Prisma.sql`m."createdAt" DESC, m."id" DESC`;
   return unpack(
     await db.$queryRaw<PackedRow[]>`
       SELECT ${POSTGRES_CANDIDATE} FROM "Memory" m
-      WHERE m."searchVector" @@ ${query}::tsquery AND ${scopeFilter(scope)}
+      WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)}
       ORDER BY ${ordering}
       LIMIT ${limit}`,
   );
