@@ -19,7 +19,7 @@ for (const text of process.argv.slice(2)) {
     const s = scoreMemory({ relevance: m.score, confidence: mem.confidence, recentUses: uses, totalUses: uses.length, firstUse: first }, now);
     return { id: m.id, bm25: m.score, score: s.score, recall: s.recall };
   }).sort((a, b) => b.score - a.score);
-  ranked.slice(0, 6).forEach((r, i) => console.log(`  #${i + 1} ${r.id} bm25 ${r.bm25.toFixed(2)} score ${r.score.toFixed(2)} P ${r.recall.toFixed(2)} ${q.relevant.includes(r.id) ? "REL" : ""} | ${byKey.get(r.id)!.text.slice(0, 90)}`));
+  ranked.slice(0, 12).forEach((r, i) => console.log(`  #${i + 1} ${r.id} bm25 ${r.bm25.toFixed(2)} score ${r.score.toFixed(2)} P ${r.recall.toFixed(2)} ${q.relevant.includes(r.id) ? "REL" : ""} | ${byKey.get(r.id)!.text.slice(0, 90)}`));
   for (const k of q.relevant) {
     const i = ranked.findIndex((r) => r.id === k);
     const r = ranked[i];

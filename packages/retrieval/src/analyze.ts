@@ -1,4 +1,5 @@
-/// <reference path="./wink-porter2-stemmer.d.ts" />
+/// <reference path="./wink.d.ts" />
+import irregularVerbs from "wink-lexicon/src/irregular-verbs.js";
 import stem from "wink-porter2-stemmer";
 
 /**
@@ -58,7 +59,21 @@ function stemOf(word: string): string {
   return stemmed;
 }
 
-function normalizeWord(word: string): string | null {
+/**
+ * Irregular verb forms that no suffix stemmer joins to their verb ("kept" and "keep", "wrote", "written"
+ * and "write"), from wink-lexicon's list; forms that are more often other words in engineering text keep
+ * their own meaning ("bound", "left", "ground", "bit", "saw", "lay").
+ */
+const NOT_VERB_FORMS = new Set(["bit", "bound", "crew", "dove", "drug", "felt", "ground", "lay", "left", "lent", "lit", "might", "rent", "rose", "saw", "shore", "smelt", "spat", "stove", "wound"]);
+
+function baseForm(word: string): string {
+  const base = irregularVerbs[word];
+  return base && !NOT_VERB_FORMS.has(word) ? base : word;
+}
+
+function normalizeWord(raw: string): string | null {
+  if (STOP_WORDS.has(raw)) return null;
+  const word = baseForm(raw);
   if (STOP_WORDS.has(word)) return null;
   // A lone digit or letter carries no meaning of its own (version parts, list markers).
   if (word.length === 1) return null;

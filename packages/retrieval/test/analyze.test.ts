@@ -48,6 +48,12 @@ describe("text analysis", () => {
     expect(analyzeText("We rolled. Back to work")).not.toContain("rollback");
   });
 
+  it("joins irregular verb forms to their verb, but not forms that are usually other words", () => {
+    expect(queryTerms("kept wrote written built ran")).toEqual(queryTerms("keep write build run"));
+    expect(queryTerms("left bound")).toEqual(["left", "bound"]);
+    expect(analyzeText("having were")).toEqual([]);
+  });
+
   it("keeps each word's exact forms apart from an identifier's parts", () => {
     expect(analyzeWords("INC-42 payments rolled back")).toEqual([
       { forms: ["inc-42", "inc42"], parts: ["inc", "42"] },

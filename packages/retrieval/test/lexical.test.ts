@@ -74,17 +74,25 @@ describe("query concepts", () => {
   it("gives each word its exact forms, an identifier its parts, and a thesaurus word its synonyms", () => {
     expect(analyzeQuery("payments-api outage")).toEqual([
       { forms: ["payments-api", "paymentsapi"], parts: ["payment", "api"], synonyms: [] },
-      { forms: ["outag"], parts: [], synonyms: expect.arrayContaining(["incid", "downtim"]) },
+      { forms: ["outag"], parts: [], synonyms: expect.arrayContaining([["incid"], ["downtim"]]) },
     ]);
   });
 
   it("lets abbreviations and words no stemmer joins meet: k8s and kubernetes, deploy and release", () => {
-    expect(conceptOf("k8s", "k8s")!.synonyms).toContain(queryTerms("kubernetes")[0]);
-    expect(conceptOf("deploy", "deploy")!.synonyms).toContain(queryTerms("release")[0]);
+    expect(conceptOf("k8s", "k8s")!.synonyms).toContainEqual(queryTerms("kubernetes"));
+    expect(conceptOf("deploy", "deploy")!.synonyms).toContainEqual(queryTerms("release"));
+  });
+
+  it("expands abbreviations to phrases and phrases to abbreviations", () => {
+    expect(conceptOf("who is the PM?", "pm")!.synonyms).toContainEqual(queryTerms("product manager"));
+    // A phrase's synonyms go to its last word.
+    expect(conceptOf("ask the product manager", queryTerms("manager")[0]!)!.synonyms).toContainEqual(["pm"]);
+    expect(conceptOf("open a pull request", "request")!.synonyms).toContainEqual(["pr"]);
   });
 
   it("leaves a synonym the query used itself to that word, and drops repeated words", () => {
-    expect(conceptOf("incident outage", "outag")!.synonyms).not.toContain("incid");
+    expect(conceptOf("incident outage", "outag")!.synonyms).not.toContainEqual(["incid"]);
+    expect(conceptOf("PM product manager", "pm")!.synonyms).not.toContainEqual(queryTerms("product manager"));
     expect(analyzeQuery("deploy deploys DEPLOY")).toHaveLength(1);
     expect(analyzeQuery("the of and")).toEqual([]);
   });
@@ -113,6 +121,13 @@ describe("ranking by concepts", () => {
     const [whole, parts] = rankLexically(analyzeQuery("payments-api"), docs);
     expect([whole!.id, parts!.id]).toEqual(["whole", "parts"]);
     expect(parts!.score).toBeLessThan(whole!.score);
+  });
+
+  it("matches a synonym of several words only when the memory holds them all", () => {
+    const docs = [analysed("phrase", "Emily is the product manager for billing.", null), analysed("half", "The billing product ships monthly.", null)];
+    expect(rankLexically(analyzeQuery("billing PM"), docs).map((m) => m.id)).toEqual(["phrase", "half"]);
+    const [phrase, half] = rankLexically(analyzeQuery("PM"), docs).map((m) => m.id);
+    expect([phrase, half]).toEqual(["phrase", undefined]);
   });
 
   it("matches a synonym at its lower weight, never adding synonyms up", () => {
