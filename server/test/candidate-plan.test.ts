@@ -19,7 +19,7 @@ describe("candidate terms", () => {
 
 describe("candidate plan", () => {
   const limit = MAX_CANDIDATES;
-  const word = (forms: string[], synonyms: string[] = []) => ({ forms, parts: [], synonyms });
+  const word = (forms: string[], synonyms: string[] = []) => ({ forms, parts: [], synonyms: synonyms.map((synonym) => [synonym]) });
 
   it("finds every match best first in one lookup when the postings fit the budget", () => {
     const df = new Map([["ledger", 40], ["owner", 900]]);
