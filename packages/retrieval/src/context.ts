@@ -10,6 +10,8 @@ export interface ContextMemory {
   memoryKind: string;
   confidence: number;
   createdAt: Date;
+  /** The memory's analysed terms (subject and text) when the caller has them, else they are computed. */
+  terms?: readonly string[];
 }
 
 export interface AssembledContext {
@@ -59,7 +61,7 @@ export function assembleContext(
   // so the running sum is a safe, cheap bound; the reported figure is the block's exact count.
   let bound = countTokens(HEADER);
   for (const memory of memories) {
-    const terms = new Set(analyzeText(`${memory.subject ?? ""} ${memory.text}`));
+    const terms = new Set(memory.terms ?? analyzeText(`${memory.subject ?? ""} ${memory.text}`));
     if (includedTerms.some((kept) => jaccard(kept, terms) >= NEAR_DUPLICATE_SIMILARITY)) {
       mergedIds.push(memory.id);
       continue;

@@ -115,12 +115,12 @@ export function memoryRetrieval(store: Store, clock: () => Date, semantic: Seman
     const ranked = top.flatMap(({ candidate, score }) => {
       const memory = records.get(candidate.id);
       // A memory tombstoned between the two reads is simply left out.
-      return memory && memory.state === "durable" ? [{ memory, score }] : [];
+      return memory && memory.state === "durable" ? [{ memory, score, terms: candidate.searchTerms }] : [];
     });
     const memories = ranked.map(({ memory, score }) => ({ ...memoryView(memory), score: Number(score.toFixed(6)) }));
     if (!input.includeContext) return { memories };
     const assembled = assembleContext(
-      ranked.map(({ memory }) => memory),
+      ranked.map(({ memory, terms }) => ({ ...memory, terms })),
       { mode: input.contextMode, now },
     );
     return {
