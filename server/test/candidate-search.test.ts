@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../src/domain/access";
+import { POSTGRES_RECENT_WINDOW } from "../src/db/repositories/memory-search";
 import type { CandidateQuery, MemoryScope } from "../src/domain/ports";
 import type { RunningServer } from "../src/server";
 import { freshDatabase, startServerOn } from "./support/harness";
@@ -67,5 +68,51 @@ describe("full-text candidate lookups", () => {
     expect(await memories.documentFrequencies({ orgId: other.id, environment: "production" }, ["ledger", "team"])).toEqual([3, 0]);
     expect(await memories.collectionTotals(scope)).toMatchObject({ documents: 4 });
     expect(idsOf(await lookup({ terms: ["ledger"], order: "newest", limit: 10 }))).toEqual([ids.newest, ids.middle, ids.oldest]);
+  });
+});
+
+/** Newest-first lookups in an organization with more memories than Postgres's recent window. */
+describe("newest-first lookups past the recent window", () => {
+  let server: RunningServer;
+  let scope: MemoryScope;
+  const older: string[] = [];
+  const newest: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServerOn(await freshDatabase());
+    const org = await server.services.organizations.create({ name: "large" });
+    const { token } = await server.services.tokens.create({ orgId: org.id, name: "t", scopes: ["memory:write"], environment: "production" });
+    const caller = await server.services.tokens.authenticate(token, "t");
+    scope = { orgId: org.id, environment: "production", agentSlug: null };
+    const encode = async (texts: string[]) => {
+      const ids: string[] = [];
+      for (let i = 0; i < texts.length; i += 50) {
+        const written = await Promise.all(texts.slice(i, i + 50).map((text) => server.services.memories.encode(caller, null, { text, memoryKind: "fact", confidence: 0.8 }, undefined)));
+        ids.push(...written.map(({ body }) => body.memory.id));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      return ids;
+    };
+    older.push(...(await encode(Array.from({ length: 30 }, (_, i) => `Ledger reconciliation drift report ${i}.`))));
+    await encode(Array.from({ length: POSTGRES_RECENT_WINDOW + 50 }, (_, i) => `The cafeteria menu for day ${i} has soup.`));
+    newest.push(...(await encode(Array.from({ length: 5 }, (_, i) => `Ledger reconciliation finished, run ${i}.`))));
+  }, 120_000);
+  afterAll(() => server.close());
+
+  const lookup = (limit: number) => server.services.store.memories.searchDurable(scope, { groups: [["ledger"], ["reconcili"]], match: "all", order: "newest", limit });
+
+  it("answers from the newest memories when they hold enough matches", async () => {
+    const found = await lookup(3);
+    expect(found).toHaveLength(3);
+    for (const { id } of found) expect(newest).toContain(id);
+  });
+
+  it("reaches past them, newest first, when they do not", async () => {
+    const found = await lookup(20);
+    expect(found).toHaveLength(20);
+    expect(new Set(found.slice(0, 5).map(({ id }) => id))).toEqual(new Set(newest));
+    for (const { id } of found.slice(5)) expect(older).toContain(id);
+    const times = found.map(({ createdAt }) => createdAt.getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 });

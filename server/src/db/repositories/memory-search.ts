@@ -88,15 +88,42 @@ export const sqliteCandidates: CandidateSearch = async (db, scope, query) => {
   );
 };
 
+/** How many of a scope's newest memories a newest-first lookup on Postgres reads before it searches them all. */
+export const POSTGRES_RECENT_WINDOW = 2_000;
+
 export const postgresCandidates: CandidateSearch = async (db, scope, query) => {
   const { order, limit } = query;
   const tsquery = termsExpression(query, { and: " & ", or: " | ", quote: "'" });
-  const ordering = order === "relevance" ? Prisma.sql`ts_rank(m."searchVector", ${tsquery}::tsquery) DESC, m."id"` : Prisma.sql`m."createdAt" DESC, m."id" DESC`;
+  if (order === "relevance") {
+    return unpack(
+      await db.$queryRaw<PackedRow[]>`
+        SELECT ${POSTGRES_CANDIDATE} FROM "Memory" m
+        WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)}
+        ORDER BY ts_rank(m."searchVector", ${tsquery}::tsquery) DESC, m."id"
+        LIMIT ${limit}`,
+    );
+  }
+  // Newest first is asked for only when the terms are common. The planner, counting terms as independent,
+  // expects few memories to hold them all and reads every match before sorting (tens of thousands in a
+  // large organization). The scope's newest memories, read in order from their index, usually hold the
+  // answer: if the window has `limit` matches, no older memory can be among the newest matches.
+  const recent = unpack(
+    await db.$queryRaw<PackedRow[]>`
+      SELECT ${POSTGRES_CANDIDATE} FROM (
+        SELECT * FROM "Memory" m WHERE ${scopeFilter(scope)}
+        ORDER BY m."createdAt" DESC, m."id" DESC
+        LIMIT ${POSTGRES_RECENT_WINDOW}
+      ) m
+      WHERE m."searchVector" @@ ${tsquery}::tsquery
+      ORDER BY m."createdAt" DESC, m."id" DESC
+      LIMIT ${limit}`,
+  );
+  if (recent.length >= limit) return recent;
   return unpack(
     await db.$queryRaw<PackedRow[]>`
       SELECT ${POSTGRES_CANDIDATE} FROM "Memory" m
       WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)}
-      ORDER BY ${ordering}
+      ORDER BY m."createdAt" DESC, m."id" DESC
       LIMIT ${limit}`,
   );
 };
