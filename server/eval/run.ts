@@ -109,4 +109,4 @@ for (const kind of kinds) {
   console.log(`  ${kind.padEnd(20)} ${String(subset.length).padStart(3)} queries   ${e.recallAt10.toFixed(3)} vs ${b.recallAt10.toFixed(3)}   (MRR ${e.mrr.toFixed(3)} vs ${b.mrr.toFixed(3)})`);
 }
 const gain = measure(queries, engine).recallAt10 - measure(queries, baseline).recallAt10;
-console.log(`\nrecall@10 gain over the baseline: ${gain >= 0 ? "+" : ""}${gain.toFixed(3)} (target +0.150)`);
+console.log(`\nrecall@10 gain over the baseline: ${gain >= 0 ? "+" : ""}${gain.toFixed(4)} (target +0.15)`);

@@ -88,6 +88,17 @@ describe("retrieve and its aliases", () => {
     expect(mixed.status === 200 && mixed.body.memories).toHaveLength(1);
   });
 
+  it("lifts the memory that shares the best match's telling words (pseudo-relevance feedback)", async () => {
+    const { api } = await tenantClient();
+    const oldWay = "Access to internal tools goes through the OpenVPN server.";
+    const newWay = "OpenVPN was replaced by Tailscale: install the client to connect.";
+    // Newer and shorter, it matches `connect` better than the memory about Tailscale does.
+    const projector = "Connect the projector with the HDMI cable.";
+    for (const text of [oldWay, newWay, projector]) await api.memory.encode({ body: { text } });
+    const res = await api.memory.retrieve({ body: { query: "how do I connect to internal tools?" } });
+    expect(res.status === 200 && res.body.memories.map((m) => m.text)).toEqual([oldWay, newWay, projector]);
+  });
+
   it("returns nothing for a query that matches nothing", async () => {
     const { api } = await tenantClient();
     await api.memory.encode({ body: { text: "Payments deploy on Tuesdays." } });

@@ -5,9 +5,11 @@ import {
   analyzeText,
   assembleContext,
   conceptTerms,
+  feedbackSources,
   rankLexically,
   reciprocalRankFusion,
   scoreMemory,
+  withFeedback,
 } from "@engram/retrieval";
 import { candidatePlan, MAX_CANDIDATES } from "./candidate-plan";
 import { collectionStatsCache } from "./collection-stats";
@@ -42,11 +44,11 @@ const bestFirst = (a: Ranked, b: Ranked) =>
 
 /**
  * Retrieval: full-text candidates for the query's terms and their synonyms, ranked by BM25 relevance
- * with collection statistics, modulated by ACT-R activation and confidence (see @engram/retrieval).
- * With an embeddings endpoint
- * configured, the memories nearest in meaning are ranked the same way by cosine similarity, and the two
- * rankings are combined by reciprocal rank fusion. The best are read whole for the answer and, when
- * asked, assembled into a context block.
+ * with collection statistics and re-ranked by pseudo-relevance feedback, modulated by ACT-R activation
+ * and confidence (see @engram/retrieval). With an embeddings endpoint configured, the memories nearest
+ * in meaning are ranked the same way by cosine similarity, and the two rankings are combined by
+ * reciprocal rank fusion. The best are read whole for the answer and, when asked, assembled into a
+ * context block.
  */
 export function memoryRetrieval(store: Store, clock: () => Date, semantic: SemanticSearch | null = null) {
   const collectionStats = collectionStatsCache(store.memories);
@@ -68,15 +70,23 @@ export function memoryRetrieval(store: Store, clock: () => Date, semantic: Seman
     }
   }
 
-  /** BM25 over the query's words and their synonyms, each memory's relevance modulated by its activation and confidence. */
+  /**
+   * BM25 over the query's words and their synonyms, re-ranked by pseudo-relevance feedback, each memory's
+   * relevance modulated by its activation and confidence.
+   */
   async function lexicalRanking(scope: MemoryScope, query: string, now: Date) {
     const concepts = analyzeQuery(query);
     const expanded = conceptTerms(concepts, { synonyms: true });
     const stats = await collectionStats(scope, expanded);
     const byId = new Map<string, SearchCandidate>();
     await addCandidates(scope, candidatePlan(concepts, stats.documentFrequency), byId);
-    const documents = [...byId.values()].map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: termsOfSubject(c.subject) }));
-    const matches = rankLexically(concepts, documents, stats);
+    // Newest first, as ties are broken below: equal matches then give feedback the same sources on every backend.
+    const documents = [...byId.values()]
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+      .map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: termsOfSubject(c.subject) }));
+    const queryMatches = rankLexically(concepts, documents, stats);
+    const sourceTerms = feedbackSources(queryMatches, documents).flatMap((source) => source.terms);
+    const matches = withFeedback(expanded, queryMatches, documents, await collectionStats(scope, sourceTerms));
     return { byId, ranking: matches.map((match) => withActivation(byId.get(match.id)!, match.score, now)).sort(bestFirst) };
   }
 
