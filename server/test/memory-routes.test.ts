@@ -68,6 +68,21 @@ describe("retrieve and its aliases", () => {
     expect(limited.status === 200 && limited.body.memories).toHaveLength(1);
   });
 
+  it("returns each memory whole, as encode and reinforce left it, with its score", async () => {
+    const { api } = await tenantClient();
+    const encoded = await api.memory.encode({ body: { text: "Ledger snapshots run hourly.", subject: "ledger", memoryKind: "fact", confidence: 0.8 } });
+    if (encoded.status !== 201) throw new Error(`encode failed: ${encoded.status}`);
+    const reinforced = await api.memory.reinforce({ params: { id: encoded.body.memory.id }, body: { reason: "useful" } });
+    if (reinforced.status !== 200) throw new Error(`reinforce failed: ${reinforced.status}`);
+
+    const found = await api.memory.retrieve({ body: { query: "ledger snapshots" } });
+    if (found.status !== 200) throw new Error(`retrieve failed: ${found.status}`);
+    const { score, ...memory } = found.body.memories[0]!;
+    expect(memory).toEqual(reinforced.body.memory);
+    expect(memory).toMatchObject({ reinforcementCount: 1, state: "durable", confidence: 0.8 });
+    expect(score).toBeGreaterThan(0);
+  });
+
   it("matches word forms and identifiers, not fragments of other words", async () => {
     const { api } = await tenantClient();
     await api.memory.encode({ body: { text: "Deploying payments-api needs INC-42 closed first.", subject: "releases" } });

@@ -16,6 +16,7 @@ import {
   sqliteCandidatesById,
   sqliteStats,
 } from "./repositories/memory-search";
+import type { Provider } from "./repositories/packed-rows";
 import { organizationRepository } from "./repositories/organizations";
 import { rateLimitRepository } from "./repositories/rate-limits";
 import { tokenRepository } from "./repositories/tokens";
@@ -23,11 +24,11 @@ import { workflowRepository } from "./repositories/workflows";
 import { writeAtomically } from "./write-batch";
 
 
-function repositoriesOver(db: PrismaTx, search: FullTextSearch): Repositories {
+function repositoriesOver(db: PrismaTx, provider: Provider, search: FullTextSearch): Repositories {
   return {
     organizations: organizationRepository(db),
     tokens: tokenRepository(db),
-    memories: memoryRepository(db, search),
+    memories: memoryRepository(db, provider, search),
     embeddings: embeddingRepository(db),
     idempotency: idempotencyRepository(db),
     events: eventRepository(db),
@@ -47,9 +48,9 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
       : { candidates: postgresCandidates, byId: postgresCandidatesById, stats: postgresStats };
   return {
     provider: config.provider,
-    ...repositoriesOver(prisma, search),
+    ...repositoriesOver(prisma, config.provider, search),
     writeAtomically: (build) => writeAtomically(prisma, build),
-    transaction: (work) => prisma.$transaction((tx) => work(repositoriesOver(tx, search)), { maxWait: 10_000, timeout: 20_000 }),
+    transaction: (work) => prisma.$transaction((tx) => work(repositoriesOver(tx, config.provider, search)), { maxWait: 10_000, timeout: 20_000 }),
     async ping() {
       await prisma.$queryRawUnsafe("SELECT 1");
     },

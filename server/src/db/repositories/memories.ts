@@ -3,14 +3,14 @@ import type { MemoryRepository, MemoryScope, SearchCandidate } from "../../domai
 import type { HistoryAction, HistoryRecord, MemoryRecord, MemorySourceKind } from "../../domain/records";
 import { newId } from "../../domain/ids";
 import type { PrismaTx } from "../prisma";
+import { Prisma } from "../generated/sqlite/client.ts";
 import type { FullTextSearch, RawCandidate } from "./memory-search";
-
-
+import { packedColumns, packedDate, type PackedRow, type Provider, unpackRows } from "./packed-rows";
 
 type MemoryRow = Awaited<ReturnType<PrismaTx["memory"]["findUniqueOrThrow"]>>;
 
 /** Rows written before use times were kept have none: their encode and last reinforcement stand in. */
-function recentUsesOf(row: Pick<MemoryRow, "recentUses" | "createdAt" | "lastReinforcedAt">): Date[] {
+function recentUsesOf(row: { recentUses: string; createdAt: Date; lastReinforcedAt: Date | null }): Date[] {
   const stored = (JSON.parse(row.recentUses) as string[]).map((at) => new Date(at));
   if (stored.length > 0) return stored;
   return row.lastReinforcedAt ? [row.createdAt, row.lastReinforcedAt] : [row.createdAt];
@@ -36,22 +36,35 @@ function visibleIn(scope: MemoryScope) {
   };
 }
 
-/** Raw rows carry driver types: dates are ISO strings (SQLite) or epoch milliseconds (Postgres). */
 function fromRawCandidate(row: RawCandidate): SearchCandidate {
-  const createdAt = new Date(row.createdAt as string | number);
-  const lastReinforcedAt = row.lastReinforcedAt === null ? null : new Date(row.lastReinforcedAt as string | number);
+  const { searchText, ...fields } = row;
+  return { ...fields, recentUses: recentUsesOf(row), searchTerms: searchText ? searchText.split(" ") : [] };
+}
+
+/** Every column a MemoryRecord holds, in the order they are packed (see packed-rows). */
+const RECORD_COLUMNS = [
+  "id", "orgId", "environment", "agentSlug", "text", "subject", "memoryKind", "confidence", "state", "source", "sourceRequestId",
+  "sourceTokenId", "sourceActor", "idempotencyKey", "eventId", "reinforcementCount", "lastReinforcedAt", "recentUses", "createdAt", "updatedAt",
+] as const;
+const RECORD_TIMESTAMPS = new Set(["lastReinforcedAt", "createdAt", "updatedAt"]);
+
+function packedRecord(values: unknown[]): MemoryRecord {
+  const row = Object.fromEntries(RECORD_COLUMNS.map((column, i) => [column, values[i]])) as Record<(typeof RECORD_COLUMNS)[number], unknown>;
+  const createdAt = packedDate(row.createdAt)!;
+  const lastReinforcedAt = packedDate(row.lastReinforcedAt);
   return {
-    id: row.id,
-    subject: row.subject,
+    ...(row as Omit<MemoryRecord, "confidence" | "reinforcementCount" | "lastReinforcedAt" | "recentUses" | "createdAt" | "updatedAt">),
     confidence: Number(row.confidence),
     reinforcementCount: Number(row.reinforcementCount),
-    recentUses: recentUsesOf({ recentUses: row.recentUses, createdAt, lastReinforcedAt }),
+    lastReinforcedAt,
+    recentUses: recentUsesOf({ recentUses: row.recentUses as string, createdAt, lastReinforcedAt }),
     createdAt,
-    searchTerms: row.searchText ? row.searchText.split(" ") : [],
+    updatedAt: packedDate(row.updatedAt)!,
   };
 }
 
-export function memoryRepository(db: PrismaTx, search: FullTextSearch): MemoryRepository {
+export function memoryRepository(db: PrismaTx, provider: Provider, search: FullTextSearch): MemoryRepository {
+  const packedRecordColumns = packedColumns(provider, RECORD_COLUMNS, RECORD_TIMESTAMPS);
   return {
     async findById(id) {
       const row = await db.memory.findUnique({ where: { id } });
@@ -83,7 +96,9 @@ export function memoryRepository(db: PrismaTx, search: FullTextSearch): MemoryRe
     documentFrequencies: async (scope, terms) => (terms.length === 0 ? [] : search.stats.documentFrequencies(db, scope, terms)),
     async findManyByIds(ids) {
       if (ids.length === 0) return [];
-      return (await db.memory.findMany({ where: { id: { in: [...ids] } } })).map(toRecord);
+      // On the retrieval path: packed, as the candidates are.
+      const rows = await db.$queryRaw<PackedRow[]>`SELECT ${packedRecordColumns} FROM "Memory" m WHERE m."id" IN (${Prisma.join([...ids])})`;
+      return unpackRows(rows).map(packedRecord);
     },
     async setState(id, state, at) {
       return toRecord(await db.memory.update({ where: { id }, data: { state, updatedAt: at } }));

@@ -1,6 +1,7 @@
 import type { CandidateQuery, CollectionScope, MemoryScope } from "../../domain/ports";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { PrismaTx } from "../prisma";
+import { packedColumns, packedDate, type PackedRow, unpackRows } from "./packed-rows";
 
 /**
  * Full-text candidate generation: the durable memories in scope that hold all or any of the query's
@@ -25,35 +26,29 @@ export interface RawCandidate {
   id: string;
   subject: string | null;
   searchText: string;
-  confidence: unknown;
-  reinforcementCount: unknown;
+  confidence: number;
+  reinforcementCount: number;
   recentUses: string;
-  lastReinforcedAt: unknown;
-  createdAt: unknown;
+  lastReinforcedAt: Date | null;
+  createdAt: Date;
 }
 
-/**
- * Each candidate comes back as one JSON array rather than eight columns: Prisma converts every returned
- * value on its own, which for a hundred rows of eight columns costs more than the search itself. Postgres
- * writes its timestamps (UTC, without zone) as epoch milliseconds, SQLite keeps its ISO strings.
- */
-const SQLITE_CANDIDATE = Prisma.raw(
-  `json_array(m."id", m."subject", m."searchText", m."confidence", m."reinforcementCount", m."recentUses", m."lastReinforcedAt", m."createdAt") AS "candidate"`,
-);
-const POSTGRES_CANDIDATE = Prisma.raw(
-  `json_build_array(m."id", m."subject", m."searchText", m."confidence", m."reinforcementCount", m."recentUses", ` +
-    `extract(epoch from m."lastReinforcedAt") * 1000, extract(epoch from m."createdAt") * 1000) AS "candidate"`,
-);
-
-type PackedRow = { candidate: string | unknown[] };
+const CANDIDATE_COLUMNS = ["id", "subject", "searchText", "confidence", "reinforcementCount", "recentUses", "lastReinforcedAt", "createdAt"];
+const TIMESTAMPS = new Set(["lastReinforcedAt", "createdAt"]);
+const SQLITE_CANDIDATE = packedColumns("sqlite", CANDIDATE_COLUMNS, TIMESTAMPS);
+const POSTGRES_CANDIDATE = packedColumns("postgres", CANDIDATE_COLUMNS, TIMESTAMPS);
 
 function unpack(rows: PackedRow[]): RawCandidate[] {
-  return rows.map(({ candidate }) => {
-    const [id, subject, searchText, confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt] = (
-      typeof candidate === "string" ? JSON.parse(candidate) : candidate
-    ) as unknown[];
-    return { id, subject, searchText, confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt } as RawCandidate;
-  });
+  return unpackRows(rows).map(([id, subject, searchText, confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt]) => ({
+    id: id as string,
+    subject: subject as string | null,
+    searchText: searchText as string,
+    confidence: Number(confidence),
+    reinforcementCount: Number(reinforcementCount),
+    recentUses: recentUses as string,
+    lastReinforcedAt: packedDate(lastReinforcedAt),
+    createdAt: packedDate(createdAt)!,
+  }));
 }
 
 function scopeFilter(scope: MemoryScope): Prisma.Sql {
