@@ -110,6 +110,7 @@ describe("newest-first lookups past the recent window", () => {
   it("reaches past them, newest first, when they do not", async () => {
     const found = await lookup(20);
     expect(found).toHaveLength(20);
+    expect(new Set(found.map(({ id }) => id)).size).toBe(20);
     expect(new Set(found.slice(0, 5).map(({ id }) => id))).toEqual(new Set(newest));
     for (const { id } of found.slice(5)) expect(older).toContain(id);
     const times = found.map(({ createdAt }) => createdAt.getTime());

@@ -99,7 +99,7 @@ export const postgresCandidates: CandidateSearch = async (db, scope, query) => {
     );
   }
   // Newest first is asked for only when the terms are common. The planner, counting terms as independent,
-  // expects few memories to hold them all and reads every match before sorting (tens of thousands in a
+  // may expect few memories to hold them all and read every match before sorting (tens of thousands in a
   // large organization). The scope's newest memories, read in order from their index, usually hold the
   // answer: if the window has `limit` matches, no older memory can be among the newest matches.
   const recent = unpack(
@@ -114,13 +114,21 @@ export const postgresCandidates: CandidateSearch = async (db, scope, query) => {
       LIMIT ${limit}`,
   );
   if (recent.length >= limit) return recent;
-  return unpack(
+  // Too few: the rest come from the memories older than the window, which is not read again.
+  const [windowEnd] = await db.$queryRaw<Array<{ createdAt: Date; id: string }>>`
+    SELECT m."createdAt", m."id" FROM "Memory" m WHERE ${scopeFilter(scope)}
+    ORDER BY m."createdAt" DESC, m."id" DESC
+    OFFSET ${POSTGRES_RECENT_WINDOW - 1} LIMIT 1`;
+  if (!windowEnd) return recent;
+  const older = unpack(
     await db.$queryRaw<PackedRow[]>`
       SELECT ${POSTGRES_CANDIDATE} FROM "Memory" m
       WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)}
+        AND (m."createdAt", m."id") < (${windowEnd.createdAt}, ${windowEnd.id})
       ORDER BY m."createdAt" DESC, m."id" DESC
-      LIMIT ${limit}`,
+      LIMIT ${limit - recent.length}`,
   );
+  return [...recent, ...older];
 };
 
 const candidatesByIdSelecting =
