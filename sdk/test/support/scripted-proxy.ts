@@ -1,4 +1,4 @@
-import { createServer, request as forwardRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { createServer, request as forwardRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** What the proxy does with one request instead of simply passing it through. */
@@ -62,7 +62,12 @@ export async function startScriptedProxy(target: string): Promise<ScriptedProxy>
     });
   };
 
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => {
+    // A real server that is gone (stopped after its test) drops the client's connection, as a dead backend would.
+    handle(req, res).catch(() => req.socket.destroy());
+  });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const seen: SeenRequest = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks).toString(), receivedAt: performance.now() };
@@ -72,7 +77,11 @@ export async function startScriptedProxy(target: string): Promise<ScriptedProxy>
       seen.answeredAt = performance.now();
     };
 
-    if (step && "delayMs" in step) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
+    if (step && "delayMs" in step) {
+      await new Promise((resolve) => setTimeout(resolve, step.delayMs));
+      // The client gave up waiting (a timeout test): there is no one to pass an answer to.
+      if (req.socket.destroyed) return;
+    }
     if (step && ("status" in step || "reset" in step)) {
       if (step.afterForwarding) (await forward(seen, req)).resume();
       if ("reset" in step) {
@@ -96,7 +105,7 @@ export async function startScriptedProxy(target: string): Promise<ScriptedProxy>
     if (res.destroyed) return void upstream.resume();
     upstream.pipe(res);
     res.on("finish", answered);
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return proxy;
