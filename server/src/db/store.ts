@@ -16,7 +16,6 @@ import {
   sqliteCandidatesById,
   sqliteStats,
 } from "./repositories/memory-search";
-import type { Provider } from "./repositories/packed-rows";
 import { organizationRepository } from "./repositories/organizations";
 import { rateLimitRepository } from "./repositories/rate-limits";
 import { tokenRepository } from "./repositories/tokens";
@@ -24,7 +23,7 @@ import { workflowRepository } from "./repositories/workflows";
 import { writeAtomically } from "./write-batch";
 
 
-function repositoriesOver(db: PrismaTx, provider: Provider, search: FullTextSearch): Repositories {
+function repositoriesOver(db: PrismaTx, provider: DatabaseConfig["provider"], search: FullTextSearch): Repositories {
   return {
     organizations: organizationRepository(db),
     tokens: tokenRepository(db),

@@ -5,7 +5,8 @@ import { newId } from "../../domain/ids";
 import type { PrismaTx } from "../prisma";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { FullTextSearch, RawCandidate } from "./memory-search";
-import { packedColumns, packedDate, type PackedRow, type Provider, unpackRows } from "./packed-rows";
+import type { DatabaseConfig } from "../config";
+import { packedColumns, packedDate, type PackedRow, unpackRows } from "./packed-rows";
 
 type MemoryRow = Awaited<ReturnType<PrismaTx["memory"]["findUniqueOrThrow"]>>;
 
@@ -47,6 +48,10 @@ const RECORD_COLUMNS = [
   "sourceTokenId", "sourceActor", "idempotencyKey", "eventId", "reinforcementCount", "lastReinforcedAt", "recentUses", "createdAt", "updatedAt",
 ] as const;
 const RECORD_TIMESTAMPS = new Set(["lastReinforcedAt", "createdAt", "updatedAt"]);
+const PACKED_RECORD = {
+  sqlite: packedColumns("sqlite", RECORD_COLUMNS, RECORD_TIMESTAMPS),
+  postgres: packedColumns("postgres", RECORD_COLUMNS, RECORD_TIMESTAMPS),
+};
 
 function packedRecord(values: unknown[]): MemoryRecord {
   const row = Object.fromEntries(RECORD_COLUMNS.map((column, i) => [column, values[i]])) as Record<(typeof RECORD_COLUMNS)[number], unknown>;
@@ -63,8 +68,7 @@ function packedRecord(values: unknown[]): MemoryRecord {
   };
 }
 
-export function memoryRepository(db: PrismaTx, provider: Provider, search: FullTextSearch): MemoryRepository {
-  const packedRecordColumns = packedColumns(provider, RECORD_COLUMNS, RECORD_TIMESTAMPS);
+export function memoryRepository(db: PrismaTx, provider: DatabaseConfig["provider"], search: FullTextSearch): MemoryRepository {
   return {
     async findById(id) {
       const row = await db.memory.findUnique({ where: { id } });
@@ -97,7 +101,7 @@ export function memoryRepository(db: PrismaTx, provider: Provider, search: FullT
     async findManyByIds(ids) {
       if (ids.length === 0) return [];
       // On the retrieval path: packed, as the candidates are.
-      const rows = await db.$queryRaw<PackedRow[]>`SELECT ${packedRecordColumns} FROM "Memory" m WHERE m."id" IN (${Prisma.join([...ids])})`;
+      const rows = await db.$queryRaw<PackedRow[]>`SELECT ${PACKED_RECORD[provider]} FROM "Memory" m WHERE m."id" IN (${Prisma.join([...ids])})`;
       return unpackRows(rows).map(packedRecord);
     },
     async setState(id, state, at) {

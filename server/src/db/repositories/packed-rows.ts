@@ -1,6 +1,5 @@
+import type { DatabaseConfig } from "../config";
 import { Prisma } from "../generated/sqlite/client.ts";
-
-export type Provider = "sqlite" | "postgres";
 
 /**
  * Hot reads select each row as one JSON array rather than column by column: Prisma converts every returned
@@ -8,7 +7,7 @@ export type Provider = "sqlite" | "postgres";
  * reads costs more than the database's own work. Postgres writes its timestamps (UTC, without zone) as
  * epoch milliseconds, SQLite keeps its ISO strings; `new Date` reads both.
  */
-export function packedColumns(provider: Provider, columns: readonly string[], timestamps: ReadonlySet<string>): Prisma.Sql {
+export function packedColumns(provider: DatabaseConfig["provider"], columns: readonly string[], timestamps: ReadonlySet<string>): Prisma.Sql {
   const values = columns.map((column) =>
     provider === "postgres" && timestamps.has(column) ? `extract(epoch from m."${column}") * 1000` : `m."${column}"`,
   );
