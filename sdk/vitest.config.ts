@@ -4,5 +4,12 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { conditions: ["source"] },
   ssr: { resolve: { conditions: ["source"] } },
-  test: { name: "sdk", env: { ENGRAM_TEST_DATABASE: "sqlite" }, testTimeout: 30_000, hookTimeout: 240_000 },
+  test: {
+    name: "sdk",
+    env: { ENGRAM_TEST_DATABASE: "sqlite" },
+    testTimeout: 30_000,
+    hookTimeout: 240_000,
+    // The server's test harness keeps its temporary files in this run's folder, removed when the run ends.
+    globalSetup: ["../server/test/support/temporary-root.ts"],
+  },
 });

@@ -14,8 +14,9 @@ function serverProject(database: "sqlite" | "postgres", root: string): TestProje
       env: { ENGRAM_TEST_DATABASE: database },
       testTimeout: 30_000,
       hookTimeout: 60_000,
+      globalSetup: ["test/support/temporary-root.ts", ...(database === "postgres" ? ["test/support/postgres-server.ts"] : [])],
       // The parity test compares both backends in one run, so it belongs to the run that has Postgres.
-      ...(database === "postgres" ? { globalSetup: ["test/support/postgres-server.ts"] } : { exclude: ["test/backend-parity.test.ts", "**/node_modules/**"] }),
+      ...(database === "sqlite" ? { exclude: ["test/backend-parity.test.ts", "**/node_modules/**"] } : {}),
     },
   };
 }

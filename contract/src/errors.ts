@@ -27,6 +27,9 @@ export const errorCodes = {
   agent_conflict: { status: 400, type: "invalid_request_error" },
   unsupported_media_type: { status: 415, type: "invalid_request_error" },
   payload_too_large: { status: 413, type: "invalid_request_error" },
+  /** The HTTP parser refused the request itself (a broken request line or header): nothing was read. */
+  malformed_request: { status: 400, type: "invalid_request_error" },
+  headers_too_large: { status: 431, type: "invalid_request_error" },
   memory_not_found: { status: 404, type: "invalid_request_error" },
   route_not_found: { status: 404, type: "invalid_request_error" },
   invalid_state_transition: { status: 409, type: "invalid_request_error" },
@@ -72,4 +75,6 @@ export const commonErrorResponses = {
   415: ZErrorBody,
   429: ZErrorBody,
   500: ZErrorBody,
+  /** The database is busy or unreachable: retry after Retry-After. */
+  503: ZErrorBody,
 } as const;

@@ -13,25 +13,41 @@ export const eventLimits = {
   metadataMaxKeys: 200,
 } as const;
 
-/** Problems with a metadata object, named by the path at fault; empty when it is within bounds. */
-export function metadataProblems(value: Record<string, unknown>): string[] {
-  const problems: string[] = [];
+/**
+ * JSON may name a key `__proto__`, but no JavaScript object holds it as plain data (parsing drops it or turns
+ * it into a prototype), so what is stored and what the derived key covers could differ: it is refused.
+ */
+const forbiddenKey = "__proto__";
+const forbiddenKeyMessage = `"${forbiddenKey}" is not allowed as a metadata key`;
+
+/** A problem with metadata: the path at fault under `metadata` (empty for the whole object) and what is wrong. */
+export interface MetadataProblem {
+  path: Array<string | number>;
+  message: string;
+}
+
+/** Problems with a metadata object; empty when it is within bounds. */
+export function metadataProblems(value: Record<string, unknown>): MetadataProblem[] {
+  const problems: MetadataProblem[] = [];
   let keys = 0;
-  const visit = (node: unknown, path: string, depth: number) => {
+  const visit = (node: unknown, path: Array<string | number>, depth: number) => {
     if (node === null || typeof node !== "object") return;
     if (depth > eventLimits.metadataMaxDepth) {
-      problems.push(`${path} is nested deeper than ${eventLimits.metadataMaxDepth} levels`);
+      const at = ["metadata", ...path].map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("").slice(1);
+      problems.push({ path: [], message: `${at} is nested deeper than ${eventLimits.metadataMaxDepth} levels` });
       return;
     }
     for (const [key, child] of Object.entries(node)) {
       keys++;
-      visit(child, Array.isArray(node) ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
+      const childPath = [...path, Array.isArray(node) ? Number(key) : key];
+      if (key === forbiddenKey) problems.push({ path: childPath, message: forbiddenKeyMessage });
+      visit(child, childPath, depth + 1);
     }
   };
-  visit(value, "metadata", 1);
-  if (keys > eventLimits.metadataMaxKeys) problems.push(`metadata has more than ${eventLimits.metadataMaxKeys} keys`);
+  visit(value, [], 1);
+  if (keys > eventLimits.metadataMaxKeys) problems.push({ path: [], message: `metadata has more than ${eventLimits.metadataMaxKeys} keys` });
   const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
-  if (bytes > eventLimits.metadataMaxBytes) problems.push(`metadata is ${bytes} bytes; at most ${eventLimits.metadataMaxBytes} are allowed`);
+  if (bytes > eventLimits.metadataMaxBytes) problems.push({ path: [], message: `metadata is ${bytes} bytes; at most ${eventLimits.metadataMaxBytes} are allowed` });
   return problems;
 }
 
@@ -47,9 +63,10 @@ export const ZEventBody = z
     source: z.string().trim().min(1).max(eventLimits.sourceMaxLength).optional(),
     subject: z.string().trim().min(1).max(eventLimits.subjectMaxLength).optional(),
     metadata: z
-      .record(z.unknown())
+      // The key check sees a top-level `__proto__` that the record would drop; nested ones are found below.
+      .record(z.string().refine((key) => key !== forbiddenKey, forbiddenKeyMessage), z.unknown())
       .superRefine((value, ctx) => {
-        for (const message of metadataProblems(value)) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+        for (const { path, message } of metadataProblems(value)) ctx.addIssue({ code: z.ZodIssueCode.custom, message, path });
       })
       .optional(),
   })
@@ -74,7 +91,7 @@ export const ZEventResult = z.object({
   /** `header` when the caller sent Idempotency-Key, `derived` when Engram computed it from the event. */
   keySource: z.enum(["header", "derived"]),
   environment: ZEnvironment,
-  /** What automation may do with this event: everything is off outside production (spec 6.5). */
+  /** What automation may do with this event: everything is off outside production. */
   effects: z.object({ productionAutomation: z.boolean(), notifications: z.boolean(), externalWrites: z.boolean() }),
   records: z.object({
     sourceKind: z.literal("developer_event"),

@@ -641,6 +641,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
         };
     };
     "memory.encodeForAgent": {
@@ -840,6 +858,24 @@ export interface operations {
             };
             /** @description 500 */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1066,6 +1102,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
         };
     };
     "memory.recallForAgent": {
@@ -1276,6 +1330,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
         };
     };
     "memory.searchForAgent": {
@@ -1470,6 +1542,24 @@ export interface operations {
             };
             /** @description 500 */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1710,6 +1800,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
         };
     };
     "memory.suppressForAgent": {
@@ -1934,6 +2042,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
         };
     };
     "memory.restoreForAgent": {
@@ -2142,6 +2268,24 @@ export interface operations {
             };
             /** @description 500 */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2384,6 +2528,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
         };
     };
     "memory.deleteForAgent": {
@@ -2560,6 +2722,24 @@ export interface operations {
             };
             /** @description 500 */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2789,6 +2969,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
         };
     };
     "memory.retrieve": {
@@ -2981,6 +3179,24 @@ export interface operations {
             };
             /** @description 500 */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3205,6 +3421,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
         };
     };
     "memory.search": {
@@ -3397,6 +3631,24 @@ export interface operations {
             };
             /** @description 500 */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3636,6 +3888,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
         };
     };
     "memory.suppress": {
@@ -3859,6 +4129,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
         };
     };
     "memory.restore": {
@@ -4066,6 +4354,24 @@ export interface operations {
             };
             /** @description 500 */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4307,6 +4613,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
         };
     };
     "memory.delete": {
@@ -4482,6 +4806,24 @@ export interface operations {
             };
             /** @description 500 */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5151,6 +5493,24 @@ export interface operations {
             };
             /** @description 500 */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            /** @enum {string} */
+                            type: "authentication_error" | "authorization_error" | "invalid_request_error" | "rate_limit_error" | "model_error" | "server_error";
+                            code: string;
+                            param?: string | null;
+                            retry_after?: number;
+                        };
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

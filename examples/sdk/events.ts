@@ -20,17 +20,14 @@ const ci = await engram.events.send(
 );
 console.log(`ci event ${ci.eventId}: ${ci.triage.outcome}; workflow`, ci.workflowChanges);
 
-// Without a key of its own, let Engram derive one from source, type and payload: the same report twice is one event.
-const incident = await engram.events.send(
-  {
-    type: "incident.resolved",
-    text: "INC-42 resolved: expired TLS certificate on payments-api; rotated, and an expiry alert was added.",
-    source: "pagerduty",
-    subject: "INC-42",
-    metadata: { service: "payments-api", severity: "sev2" },
-  },
-  { deriveIdempotencyKey: true },
-);
+// Without a key of its own, Engram derives one from source, type and payload: the same report twice is one event.
+const incident = await engram.events.send({
+  type: "incident.resolved",
+  text: "INC-42 resolved: expired TLS certificate on payments-api; rotated, and an expiry alert was added.",
+  source: "pagerduty",
+  subject: "INC-42",
+  metadata: { service: "payments-api", severity: "sev2" },
+});
 console.log(`incident event ${incident.eventId} (${incident.replayed ? "replayed" : "new"}, key ${incident.keySource})`);
 
 // Events become candidate memories, to be reviewed; their provenance points back at the event.

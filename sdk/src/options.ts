@@ -32,7 +32,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** Options for calls that write (encode, events): they also carry an idempotency key. */
+/** Options for encode: it also carries an idempotency key (events take EventOptions). */
 export interface WriteOptions extends RequestOptions {
   /**
    * Sent as `Idempotency-Key`, and the same on every retry of this call; a new UUID when omitted. Send the same

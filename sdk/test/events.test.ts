@@ -17,12 +17,12 @@ const incident = {
 };
 
 describe("events.send against a real server", () => {
-  it("ingests an incident into a candidate memory and a workflow change, with a generated key", async () => {
+  it("ingests an incident into a candidate memory and a workflow change, under the key Engram derives", async () => {
     const { token } = await server.newTenant();
     const engram = new Engram({ baseUrl: server.url, token });
     const result = await engram.events.send(incident);
-    expect(result).toMatchObject({ replayed: false, keySource: "header", environment: "production", triage: { rule: "incident.resolved", outcome: "candidate" } });
-    expect(result.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f-]{27}$/);
+    expect(result).toMatchObject({ replayed: false, keySource: "derived", environment: "production", triage: { rule: "incident.resolved", outcome: "candidate" } });
+    expect(result.idempotencyKey).toMatch(/^derived:pagerduty:incident\.resolved:[0-9a-f]{32}$/);
     expect(result.candidateIds).toHaveLength(1);
     expect(result.workflowChanges).toEqual([expect.objectContaining({ workflow: "incident", subject: "INC-42", to: "resolved" })]);
 
@@ -42,15 +42,17 @@ describe("events.send against a real server", () => {
     await expect(engram.events.send({ ...ci, text: "another run" }, { idempotencyKey: "ci-run-981" })).rejects.toBeInstanceOf(ConflictError);
   });
 
-  it("lets Engram derive the key, so the same event sent twice is one event", async () => {
-    const { token } = await server.newTenant();
+  it("sends no Idempotency-Key by default, so the same event sent twice, by two clients, is one event", async () => {
+    const { orgId, token } = await server.newTenant();
+    const first = await new Engram({ baseUrl: server.url, token }).events.send(incident);
+    const redelivered = await new Engram({ baseUrl: server.url, token }).events.send({ ...incident, metadata: { severity: "sev2", service: "payments-api" } });
+    expect(redelivered).toEqual({ ...first, replayed: true });
+    // The deprecated option changes nothing; keys of the caller's own still make distinct events.
     const engram = new Engram({ baseUrl: server.url, token });
-    const first = await engram.events.send(incident, { deriveIdempotencyKey: true });
-    const second = await engram.events.send(incident, { deriveIdempotencyKey: true });
-    expect(first.keySource).toBe("derived");
-    expect(second).toMatchObject({ eventId: first.eventId, replayed: true });
-    // With generated keys the same payload is two deliveries.
-    expect((await engram.events.send(incident)).eventId).not.toBe(first.eventId);
+    expect(await engram.events.send(incident, { deriveIdempotencyKey: true })).toMatchObject({ eventId: first.eventId, replayed: true });
+    const own = await engram.events.send(incident, { idempotencyKey: "pagerduty-delivery-2" });
+    expect(own).toMatchObject({ replayed: false, keySource: "header", idempotencyKey: "pagerduty-delivery-2" });
+    expect(await server.db.businessEvent.count({ where: { orgId } })).toBe(2);
   });
 
   it("refuses an invalid event type with the field at fault", async () => {

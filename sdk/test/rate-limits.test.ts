@@ -4,13 +4,13 @@ import { startTestServer, type TestServer } from "../../server/test/support/harn
 import { Engram, RateLimitError } from "../src";
 import { startScriptedProxy, type ScriptedProxy } from "./support/scripted-proxy";
 
-// The real server's own limiter (one memory request per minute), on a clock the test can set to just before
-// a minute ends, so that its Retry-After is 1 s and the retry lands in the next window.
-let offsetMs = 0;
+// The real server's own limiter (one memory request per minute), on a clock the test can set to shortly before
+// a minute ends, so that its Retry-After is short and the retry lands in the next window.
+let clock = () => Date.now();
 let server: TestServer;
 let proxy: ScriptedProxy;
 beforeAll(async () => {
-  server = await startTestServer({ rateLimits: parseRateLimitSetting("*.memory=1"), now: () => new Date(Date.now() + offsetMs) });
+  server = await startTestServer({ rateLimits: parseRateLimitSetting("*.memory=1"), now: () => new Date(clock()) });
   proxy = await startScriptedProxy(server.url);
 });
 afterAll(async () => {
@@ -18,16 +18,19 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Sets the server's clock to `ms` into the current minute. */
-function serverClockAt(ms: number) {
-  offsetMs = (ms - (Date.now() % 60_000) + 60_000) % 60_000;
+/** Sets the server's clock to `ms` into the current minute, running on from there or standing still. */
+function serverClockAt(ms: number, options: { frozen?: boolean } = {}) {
+  const offsetMs = (ms - (Date.now() % 60_000) + 60_000) % 60_000;
+  const at = Date.now() + offsetMs;
+  clock = options.frozen ? () => at : () => Date.now() + offsetMs;
 }
 
 describe("the real server's rate limits", () => {
   it("exposes the window on every answer, and retries a 429 after exactly its Retry-After with the same key", async () => {
     const { orgId, token } = await server.newTenant();
     const engram = new Engram({ baseUrl: proxy.url, token });
-    serverClockAt(58_800);
+    // Two seconds left: room for both requests to land in this window on a busy machine.
+    serverClockAt(58_000);
 
     const first = await engram.memory.remember({ text: "Rate limits reset each minute." }).withResponse();
     expect(first.response.rateLimit).toMatchObject({ limit: 1, remaining: 0 });
@@ -48,7 +51,7 @@ describe("the real server's rate limits", () => {
   it("throws RateLimitError with the real Retry-After when retries are off", async () => {
     const { token } = await server.newTenant();
     const engram = new Engram({ baseUrl: server.url, token, maxRetries: 0 });
-    serverClockAt(30_000);
+    serverClockAt(30_000, { frozen: true });
     await engram.memory.recall({ query: "anything" });
     const error = await engram.memory.recall({ query: "anything" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);

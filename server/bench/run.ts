@@ -16,6 +16,7 @@ import { startLocalPostgres } from "../test/support/local-postgres";
 import { benchmarkQueries, syntheticEvents, syntheticMemories } from "./corpus";
 import { benchGateway, formatGatewayRows } from "./gateway";
 import { loadFromWorker } from "./http-load";
+import { benchSlowInput, formatSlowInputRows } from "./slow-input";
 
 /** Retrieval is measured as the memory count passes each stage, to show how latency grows. */
 const MEMORY_STAGES = (process.env.BENCH_MEMORY_STAGES ?? "10000,100000").split(",").map(Number);
@@ -124,8 +125,11 @@ async function benchDatabase(name: string, database: DatabaseConfig): Promise<Ro
   return rows;
 }
 
-/** BENCH_SECTIONS picks what runs: `memory` (ingestion, encode, retrieval), `gateway` (inference latency); both by default. */
-const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "memory,gateway").split(",").map((s) => s.trim()));
+/**
+ * BENCH_SECTIONS picks what runs: `memory` (ingestion, encode, retrieval), `gateway` (inference latency),
+ * `slow-input` (the longest event-loop hold of hostile texts); all by default.
+ */
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "memory,gateway,slow-input").split(",").map((s) => s.trim()));
 
 async function benchMemory(): Promise<void> {
   const rows: Row[] = [];
@@ -150,6 +154,7 @@ async function benchMemory(): Promise<void> {
 async function main(): Promise<void> {
   if (SECTIONS.has("memory")) await benchMemory();
   if (SECTIONS.has("gateway")) console.log(`\n${formatGatewayRows(await benchGateway())}`);
+  if (SECTIONS.has("slow-input")) console.log(`\n${formatSlowInputRows(await benchSlowInput())}`);
 }
 
 await main();

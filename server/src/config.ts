@@ -32,7 +32,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     port,
     host: env.HOST ?? "0.0.0.0",
     dataDir,
-    database: databaseConfigFrom(env.DATABASE_URL, dataDir),
+    database: databaseConfigFrom(env.DATABASE_URL, dataDir, env.ENGRAM_DB_BUSY_TIMEOUT_MS),
     logLevel: env.LOG_LEVEL ?? "info",
     authCacheMs,
     embeddings: embeddingsConfigFrom(env),

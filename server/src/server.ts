@@ -1,6 +1,8 @@
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { createApp } from "./app";
+import { continueUnlessOversized } from "./http/body";
+import { answerClientError } from "./http/client-errors";
 import type { ServerConfig } from "./config";
 import { openStore } from "./db/store";
 import { rateLimitPolicy } from "./domain/rate-limits/policy";
@@ -41,6 +43,8 @@ export async function startServer(
   });
   const app = createApp({ services, logger, validateResponses: options.validateResponses });
   const server = app.listen(config.port, config.host);
+  server.on("clientError", answerClientError);
+  server.on("checkContinue", continueUnlessOversized(app));
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

@@ -36,7 +36,7 @@ export function createServices(store: Store, options: ServiceOptions = {}) {
     organizations: organizationService(store),
     tokens: tokenService(store, { authCacheMs: options.authCacheMs }),
     memories,
-    events: eventIngestion(store),
+    events: eventIngestion(store, { now: clock }),
     candidates: candidateService(store),
     inference: inferenceGateway({ store, memories, config: options.inference ?? defaultInferenceConfig, now: clock }),
     rateLimiter: new RateLimiter(store.rateLimits, options.rateLimits ?? rateLimitPolicy(), {

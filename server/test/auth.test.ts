@@ -41,10 +41,9 @@ describe("bearer tokens", () => {
       expect((await call()).status).toBe(200);
       const [record] = await server.services.tokens.list(orgId);
       await server.services.tokens.revoke(record!.id);
-      const revokedAt = Date.now();
+      // Waiting just past the window is the bound: a cache kept any longer still answers 200 here.
       await new Promise((resolve) => setTimeout(resolve, cacheMs + 50));
       expect((await call()).status).toBe(401);
-      expect(Date.now() - revokedAt).toBeLessThan(cacheMs + 1000);
     } finally {
       await other.close();
     }

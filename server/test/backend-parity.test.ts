@@ -1,11 +1,9 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchmarkQueries, syntheticMemories } from "../bench/corpus";
 import type { Caller } from "../src/domain/access";
 import type { RunningServer } from "../src/server";
-import { freshDatabase, startServerOn } from "./support/harness";
+import { freshDatabase, startServerOn, temporaryDirectory } from "./support/harness";
 
 /** The same memories in SQLite and in Postgres must come back in the same order for the same query. */
 describe("SQLite and Postgres rank alike", () => {
@@ -15,7 +13,7 @@ describe("SQLite and Postgres rank alike", () => {
 
   beforeAll(async () => {
     const databases = {
-      sqlite: { provider: "sqlite" as const, file: join(mkdtempSync(join(tmpdir(), "engram-parity-")), "engram.db") },
+      sqlite: { provider: "sqlite" as const, file: join(temporaryDirectory("engram-parity-"), "engram.db") },
       postgres: await freshDatabase(),
     };
     for (const name of ["sqlite", "postgres"] as const) {

@@ -1,33 +1,71 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
+import { type ChildProcess, spawn } from "node:child_process";
+import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, startServerOn } from "./support/harness";
+import { runCli } from "../src/cli/run";
+import type { DatabaseConfig } from "../src/db/config";
+import { freshDatabase, startServerOn, temporaryDirectory } from "./support/harness";
 
-const run = promisify(execFile);
-const cliArgs = ["--conditions=source", "--import", "tsx", new URL("../src/cli.ts", import.meta.url).pathname];
+let database: DatabaseConfig;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  const database = await freshDatabase();
-  const dataDir = mkdtempSync(join(tmpdir(), "engram-cli-"));
+  database = await freshDatabase();
+  const dataDir = database.provider === "sqlite" ? dirname(database.file) : temporaryDirectory("engram-cli-");
   env = { ...process.env, ENGRAM_DATA_DIR: dataDir, DATABASE_URL: database.provider === "postgres" ? database.url : "", LOG_LEVEL: "warn" };
 });
 
-const engram = async (...args: string[]) => (await run(process.execPath, [...cliArgs, ...args], { env })).stdout;
+/**
+ * One CLI command run in this process, through the same entry function the binary calls: resolves to what it
+ * printed, or rejects with its exit status and diagnostics, like a failed child process would.
+ */
+async function engram(...args: string[]): Promise<string> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(args, { env, out: (line) => (stdout += `${line}\n`), err: (line) => (stderr += `${line}\n`) });
+  if (code !== 0) throw Object.assign(new Error(`engram ${args.join(" ")} exited with ${code}: ${stderr}`), { code, stdout, stderr });
+  return stdout;
+}
+
+/** Everything a child process prints, and a wait for some of it that fails as soon as the process ends. */
+function watchOutput(child: ChildProcess) {
+  let output = "";
+  let closed = false;
+  const waiters = new Set<() => void>();
+  child.stdout!.on("data", (chunk) => {
+    output += chunk;
+    for (const check of waiters) check();
+  });
+  child.once("close", () => {
+    closed = true;
+    for (const check of waiters) check();
+  });
+  return {
+    printed: (pattern: RegExp) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(output)) resolve(output);
+          else if (closed) reject(new Error(`engram ended before printing ${pattern}:\n${output}`));
+          else return;
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      }),
+  };
+}
 
 describe("engram CLI", () => {
   let serveProcess: ChildProcess | undefined;
   afterAll(() => serveProcess?.kill("SIGKILL"));
 
+  // The one command that needs a real process: the binary's entry, a listening server, and signal handling.
   it("serve creates a development organization and token on first run, answers with it, and stops on SIGTERM", async () => {
-    serveProcess = spawn(process.execPath, [...cliArgs, "serve"], { env: { ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" } });
-    let output = "";
-    serveProcess.stdout!.on("data", (chunk) => (output += chunk));
-    const deadline = Date.now() + 20_000;
-    while (!/ENGRAM_TOKEN=acm_/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const entry = new URL("../src/cli.ts", import.meta.url).pathname;
+    serveProcess = spawn(process.execPath, ["--conditions=source", "--import", "tsx", entry, "serve"], {
+      env: { ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
+    });
+    const watched = watchOutput(serveProcess);
+    const output = await watched.printed(/ENGRAM_TOKEN=acm_\S+\n/);
 
     const token = output.match(/ENGRAM_TOKEN=(acm_\S+)/)?.[1];
     const url = output.match(/"url":"([^"]+)"/)?.[1];
@@ -43,7 +81,7 @@ describe("engram CLI", () => {
     const exited = new Promise<number | null>((resolve) => serveProcess!.once("exit", resolve));
     serveProcess.kill("SIGTERM");
     expect(await exited).toBe(0);
-    expect(output).toMatch(/"msg":"shutting down"/);
+    expect(await watched.printed(/"msg":"shutting down"/)).toBeTruthy();
   });
 
   it("migrate reports an up-to-date database", async () => {
@@ -76,7 +114,6 @@ describe("engram CLI", () => {
     expect(await engram("org", "write-mode", orgId, "candidate")).toContain(`organization ${orgId} now uses candidate write mode`);
     const token = (await engram("token", "create", "--org", orgId, "--name", "writer", "--environment", "staging")).match(/^(acm_\S+)$/m)![1]!;
 
-    const database = env.DATABASE_URL ? { provider: "postgres" as const, url: env.DATABASE_URL } : { provider: "sqlite" as const, file: join(env.ENGRAM_DATA_DIR!, "engram.db") };
     const server = await startServerOn(database);
     let memoryId = "";
     try {
@@ -117,5 +154,15 @@ describe("engram CLI", () => {
     });
     await expect(engram("frobnicate")).rejects.toMatchObject({ code: 2 });
     await expect(engram("org", "list", "--colour")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--colour") });
+  });
+
+  it("reports any other failure with status 1", async () => {
+    const saved = env;
+    env = { ...env, PORT: "http" };
+    try {
+      await expect(engram("org", "list")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('PORT must be a port number, got "http"') });
+    } finally {
+      env = saved;
+    }
   });
 });

@@ -24,7 +24,6 @@ async function post(token: string, body: unknown, headers: Record<string, string
 const stored = async (orgId: string) => ({
   events: await server.db.businessEvent.count({ where: { orgId } }),
   memories: await server.db.memory.count({ where: { orgId } }),
-  keys: await server.db.idempotencyRecord.count({ where: { orgId } }),
 });
 
 describe("ingesting an event", () => {
@@ -126,7 +125,7 @@ describe("idempotency", () => {
     const conflict = await post(token, { ...resolvedIncident, text: "A different event." }, { "idempotency-key": "pd-42" });
     expect(conflict.status).toBe(409);
     expect(ZErrorBody.parse(conflict.body).error).toMatchObject({ code: "idempotency_key_reused", param: "Idempotency-Key" });
-    expect(await stored(orgId)).toEqual({ events: 1, memories: 1, keys: 1 });
+    expect(await stored(orgId)).toEqual({ events: 1, memories: 1 });
   });
 
   it("derives the same key whatever the key order and JSON whitespace", async () => {
@@ -153,7 +152,7 @@ describe("idempotency", () => {
       ids.add(first.result!.eventId);
     }
     expect(ids.size).toBe(3);
-    expect(await stored(orgId)).toEqual({ events: 3, memories: 3, keys: 3 });
+    expect(await stored(orgId)).toEqual({ events: 3, memories: 3 });
   });
 
   it.each([
@@ -165,7 +164,7 @@ describe("idempotency", () => {
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
     expect(new Set(results.map((r) => r.result!.eventId)).size).toBe(1);
     expect(results.filter((r) => r.result!.replayed)).toHaveLength(19);
-    expect(await stored(orgId)).toEqual({ events: 1, memories: 1, keys: 1 });
+    expect(await stored(orgId)).toEqual({ events: 1, memories: 1 });
     expect(await server.db.workflowState.count({ where: { orgId } })).toBe(1);
   });
 
@@ -179,7 +178,7 @@ describe("idempotency", () => {
       const results = await Promise.all(Array.from({ length: 16 }, (_, i) => send(i % 2 ? twin.url : server.url)));
       expect(results.map((r) => r.status)).toEqual(Array(16).fill(201));
       expect(new Set(results.map((r) => r.body.eventId)).size).toBe(1);
-      expect(await stored(orgId)).toEqual({ events: 1, memories: 1, keys: 1 });
+      expect(await stored(orgId)).toEqual({ events: 1, memories: 1 });
     } finally {
       await twin.close();
     }
@@ -259,7 +258,49 @@ describe("access", () => {
     const agentBound = await post(await server.newToken(orgId, { agents: ["triage"] }), resolvedIncident);
     expect(agentBound.status).toBe(403);
     expect(agentBound.body.error).toMatchObject({ code: "agent_not_allowed" });
-    expect(await stored(orgId)).toEqual({ events: 0, memories: 0, keys: 0 });
+    expect(await stored(orgId)).toEqual({ events: 0, memories: 0 });
+  });
+});
+
+describe("metadata keys JavaScript treats specially", () => {
+  const body = (metadata: string) => `{"type": "deploy.completed", "text": "payments-api v2 deployed.", "subject": "payments-api", "metadata": ${metadata}}`;
+
+  it.each([
+    ["at the top", '{"__proto__": {"admin": true}, "version": "v2"}', "metadata.__proto__"],
+    ["nested", '{"build": {"__proto__": "x"}}', "metadata.build.__proto__"],
+    ["inside an array", '{"steps": [{"ok": true}, {"__proto__": 1}]}', "metadata.steps.1.__proto__"],
+  ])("rejects __proto__ %s with 400 invalid_parameter naming it, and stores nothing", async (_label, metadata, param) => {
+    const { orgId, token } = await server.newTenant();
+    const res = await post(token, body(metadata));
+    expect(res.status).toBe(400);
+    expect(ZErrorBody.parse(res.body).error).toMatchObject({ type: "invalid_request_error", code: "invalid_parameter", param });
+    expect(await stored(orgId)).toEqual({ events: 0, memories: 0 });
+  });
+
+  it("never collapses two events that differ only in a __proto__ value", async () => {
+    const { orgId, token } = await server.newTenant();
+    for (const value of ["1", "2"]) expect((await post(token, body(`{"__proto__": ${value}}`))).status).toBe(400);
+    expect(await stored(orgId)).toEqual({ events: 0, memories: 0 });
+  });
+
+  it("keeps constructor and prototype as ordinary data: stored, hashed into the key and shown as sent", async () => {
+    const { orgId, token } = await server.newTenant();
+    const metadata = { constructor: "acme-builders", build: { constructor: { prototype: { polluted: true } } }, prototype: [1] };
+    const first = await post(token, body(JSON.stringify(metadata)));
+    expect(first.status).toBe(201);
+    const event = await server.db.businessEvent.findUniqueOrThrow({ where: { id: first.result!.eventId } });
+    expect(JSON.parse(event.metadata!)).toEqual(metadata);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+
+    // The derived key covers them: the same event replays, a different constructor value is another event.
+    expect((await post(token, body(JSON.stringify(metadata)))).result).toMatchObject({ replayed: true, eventId: first.result!.eventId });
+    const other = await post(token, body(JSON.stringify({ ...metadata, constructor: "other-builders" })));
+    expect(other.result).toMatchObject({ replayed: false });
+    expect(other.result!.idempotencyKey).not.toBe(first.result!.idempotencyKey);
+    expect(await stored(orgId)).toEqual({ events: 2, memories: 2 });
+
+    const provenance = await apiClient(server.url, token).memory.provenance({ params: { id: first.result!.candidateIds[0]! } });
+    expect(provenance.status === 200 && provenance.body.source.event?.metadata).toEqual(metadata);
   });
 });
 
@@ -300,13 +341,13 @@ describe("validation", () => {
     const { error } = ZErrorBody.parse(res.body);
     expect(error).toMatchObject({ type: "invalid_request_error", code });
     if (param) expect(error.param).toBe(param);
-    expect(await stored(orgId)).toEqual({ events: 0, memories: 0, keys: 0 });
+    expect(await stored(orgId)).toEqual({ events: 0, memories: 0 });
   });
 
   it("rejects a non-JSON body with 415", async () => {
     const res = await rawRequest(server.url, "/v1/memory/events", { token, body: "type=deploy.completed", contentType: "text/plain" });
     expect(res.status).toBe(415);
-    expect(await stored(orgId)).toEqual({ events: 0, memories: 0, keys: 0 });
+    expect(await stored(orgId)).toEqual({ events: 0, memories: 0 });
   });
 });
 

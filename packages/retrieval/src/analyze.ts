@@ -41,16 +41,28 @@ const BETWEEN_WORDS = /^[^\S\n]+$/;
  */
 const PARTICLES = new Set(["back", "out", "up", "down", "in", "on", "off", "over"]);
 
+/**
+ * Strips diacritics. Marks are dropped before decomposing too, which gives the same text: NFKD sorts a run
+ * of combining marks in time that grows with the square of its length.
+ */
+function withoutMarks(text: string): string {
+  return text.replace(/\p{M}+/gu, "").normalize("NFKD").replace(/\p{M}+/gu, "");
+}
+
 /** Lower-cases and strips diacritics. */
 export function foldText(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  return withoutMarks(text).toLowerCase();
 }
 
 /** Stems already computed: a collection's vocabulary is small next to its word count. */
 const stems = new Map<string, string>();
 const MAX_CACHED_STEMS = 100_000;
 
+/** Longer "words" (a run of CJK or of one letter) are kept as written: the stemmer's cost grows with the square of a word's length. */
+const LONGEST_STEMMED_WORD = 64;
+
 function stemOf(word: string): string {
+  if (word.length > LONGEST_STEMMED_WORD) return word;
   let stemmed = stems.get(word);
   if (stemmed === undefined) {
     if (stems.size >= MAX_CACHED_STEMS) stems.clear();
@@ -96,7 +108,7 @@ export interface AnalysedWord {
 export function analyzeWords(text: string): AnalysedWord[] {
   const words: AnalysedWord[] = [];
   let previous: { word: AnalysedWord; stem: string; end: number } | null = null;
-  const folded = text.normalize("NFKD").replace(/\p{M}+/gu, "");
+  const folded = withoutMarks(text);
   for (const match of folded.matchAll(RAW_TOKEN)) {
     const [raw] = match;
     const pieces = raw

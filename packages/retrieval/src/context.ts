@@ -1,5 +1,5 @@
-import { countTokens } from "gpt-tokenizer";
 import { analyzeText } from "./analyze";
+import { countTokens, countTokensWithin, tokenUpperBound } from "./token-count";
 
 export type ContextMode = "full" | "compact";
 
@@ -39,6 +39,13 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
  */
 export const DEFAULT_CONTEXT_TOKEN_BUDGET = 2048;
 
+/**
+ * Finding that a line does not fit costs counting up to the room left, for every such line. Past this
+ * many budgets' worth of exact counting in one block, lines are measured by an upper bound instead, so
+ * a hundred long memories cost little more than ten.
+ */
+const EXACT_COUNTING_BUDGETS = 4;
+
 const HEADER = "What the organization knows that may help (most useful first):";
 const EMPTY = "The organization has no stored memory relevant to this request.";
 
@@ -60,6 +67,7 @@ export function assembleContext(
   // Counting each line alone slightly overestimates the joined block (tokens merge across joins),
   // so the running sum is a safe, cheap bound; the reported figure is the block's exact count.
   let bound = countTokens(HEADER);
+  let counted = 0;
   for (const memory of memories) {
     const terms = new Set(memory.terms ?? analyzeText(`${memory.subject ?? ""} ${memory.text}`));
     if (includedTerms.some((kept) => jaccard(kept, terms) >= NEAR_DUPLICATE_SIMILARITY)) {
@@ -67,8 +75,10 @@ export function assembleContext(
       continue;
     }
     const line = options.mode === "compact" ? compactLine(memory) : fullLine(memory, options.now);
-    const lineTokens = countTokens(`\n${line}`);
-    if (bound + lineTokens > budget) continue;
+    const room = budget - bound;
+    const lineTokens = counted <= EXACT_COUNTING_BUDGETS * budget ? countTokensWithin(`\n${line}`, room) : withinBound(`\n${line}`, room);
+    counted += lineTokens === false ? room + 1 : lineTokens;
+    if (lineTokens === false) continue;
     lines.push(line);
     includedIds.push(memory.id);
     includedTerms.push(terms);
@@ -77,6 +87,11 @@ export function assembleContext(
   if (includedIds.length === 0) return { systemBlock: EMPTY, includedIds, mergedIds, tokens: countTokens(EMPTY) };
   const systemBlock = lines.join("\n");
   return { systemBlock, includedIds, mergedIds, tokens: countTokens(systemBlock) };
+}
+
+function withinBound(text: string, room: number): number | false {
+  const tokens = tokenUpperBound(text);
+  return tokens <= room ? tokens : false;
 }
 
 function fullLine(memory: ContextMemory, now: Date): string {

@@ -13,6 +13,7 @@ export {
   type ContextMemory,
   type ContextMode,
 } from "./context";
+export { countTokens, countTokensWithin, LONGEST_EXACT_PRE_TOKEN, tokenUpperBound, truncateToTokens } from "./token-count";
 export { reciprocalRankFusion, RRF_K, type Fused } from "./fusion";
 export { dot, nearest, unitVector, type Neighbour } from "./vectors";
 export { synonymsOf } from "./synonyms";

@@ -78,3 +78,22 @@ describe("text analysis", () => {
     expect(queryTerms("deploy deploys DEPLOY staging")).toEqual(["deploy", "stage"]);
   });
 });
+
+describe("text analysis of hostile text", () => {
+  it("keeps a very long word as written, and analyses memory-sized runs quickly", () => {
+    const cjk = Array.from({ length: 8000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join("");
+    const texts = [cjk, "a".repeat(8000), "ab".repeat(4000)];
+    const started = performance.now();
+    const terms = texts.map((text) => analyzeText(text));
+    expect(performance.now() - started).toBeLessThan(300);
+    expect(terms).toEqual(texts.map((text) => [text]));
+  });
+
+  it("strips a long run of combining marks quickly", () => {
+    const marked = `ledger${Array.from({ length: 64_000 }, (_, i) => String.fromCharCode(0x0300 + (i % 0x30))).join("")}`;
+    const started = performance.now();
+    expect(analyzeText(marked)).toEqual(["ledger"]);
+    expect(foldText(marked)).toBe("ledger");
+    expect(performance.now() - started).toBeLessThan(300);
+  });
+});

@@ -75,3 +75,38 @@ describe("near-duplicate merging", () => {
     expect(block.includedIds).toEqual(["a", "b"]);
   });
 });
+
+describe("context assembly of hostile memories", () => {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const cjk = () => String.fromCharCode(0x4e00 + Math.floor(random() * 20000));
+  const run = (length: number) => Array.from({ length }, cjk).join("");
+  // Clauses of a thousand characters: each one pre-token, as CJK without spaces is.
+  const prose = (length: number) => Array.from({ length }, (_, i) => (i % 1000 === 999 ? "，" : cjk())).join("");
+  // Terms as the server passes them (analysed once, when the memory was written), distinct for each memory.
+  const hostile = (id: string, text: string) => ({ ...memory(id, text), terms: [id] });
+  const timed = <T>(work: () => T): [T, number] => {
+    const started = performance.now();
+    return [work(), performance.now() - started];
+  };
+
+  it("measures memories of one long CJK run without under-counting, and quickly", () => {
+    const memories = [...Array.from({ length: 10 }, (_, i) => hostile(`long${i}`, run(7900))), hostile("short", "Refunds take 5 days.")];
+    const [block, ms] = timed(() => assembleContext(memories, { mode: "full", now }));
+    expect(block.includedIds).toEqual(["short"]);
+    expect(countTokens(block.systemBlock)).toBe(block.tokens);
+    expect(ms).toBeLessThan(1000);
+
+    const fits = hostile("fits", run(300));
+    const small = assembleContext([fits], { mode: "compact", now, tokenBudget: 2000 });
+    expect(small.includedIds).toEqual(["fits"]);
+    expect(small.tokens).toBeGreaterThanOrEqual(countTokens(small.systemBlock));
+  });
+
+  it("keeps a hundred memories too long to fit cheap, and still takes a short one after them", () => {
+    const memories = [...Array.from({ length: 100 }, (_, i) => hostile(`m${i}`, prose(8000))), hostile("short", "Refunds take 5 days.")];
+    const [block, ms] = timed(() => assembleContext(memories, { mode: "full", now }));
+    expect(block.includedIds).toEqual(["short"]);
+    expect(ms).toBeLessThan(500);
+  });
+});

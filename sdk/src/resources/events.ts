@@ -1,13 +1,16 @@
 import type { TEventBody, TEventResult } from "@engram/contract";
 import type { APIPromise } from "../api-promise";
 import { apiCall, type Http } from "../http";
-import type { WriteOptions } from "../options";
+import type { RequestOptions } from "../options";
 
-export interface EventOptions extends WriteOptions {
+export interface EventOptions extends RequestOptions {
   /**
-   * Send no Idempotency-Key and let Engram derive one from the event's source, type and payload, so the same
-   * event delivered twice (a webhook redelivery, two workers) is ingested once. Ignored with `idempotencyKey`.
+   * Sent as `Idempotency-Key` when the sender has an id of its own for the event (a CI run id, a webhook
+   * delivery id). Without it none is sent and Engram derives the key from the event's source, type and payload.
+   * Either way the key is unique for as long as the event is stored: a resend at any later time is a replay.
    */
+  idempotencyKey?: string;
+  /** @deprecated Deriving the key is now the default; this option has no effect. */
   deriveIdempotencyKey?: boolean;
 }
 
@@ -17,12 +20,11 @@ export class EventsResource {
   constructor(private readonly http: Http) {}
 
   /**
-   * Ingests one event, exactly once: the call carries an Idempotency-Key (yours, or a new UUID made once and
-   * reused by its retries) unless `deriveIdempotencyKey` asks Engram to derive it.
+   * Ingests one event, exactly once. By default no Idempotency-Key is sent, so the same event delivered twice
+   * (a webhook redelivery, two workers, a retry of this call) is one event; pass `idempotencyKey` to use yours.
    */
   send(body: TEventBody, options: EventOptions = {}): APIPromise<TEventResult> {
-    const key = options.idempotencyKey ?? (options.deriveIdempotencyKey ? undefined : crypto.randomUUID());
-    const headers = key === undefined ? {} : { "idempotency-key": key };
+    const headers = options.idempotencyKey === undefined ? {} : { "idempotency-key": options.idempotencyKey };
     return apiCall(this.http.events.ingest({ body, headers, requestOptions: options }));
   }
 }

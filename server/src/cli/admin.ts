@@ -25,7 +25,13 @@ function environmentOption(value: string | undefined, fallback: "production" | n
   return parsed.data;
 }
 
-export async function createOrg(services: Services, options: AdminOptions): Promise<void> {
+/** What an admin command works with: the services, and where its output lines go. */
+export interface AdminContext {
+  services: Services;
+  out(line: string): void;
+}
+
+export async function createOrg({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
   const plan = options.plan ?? "free";
   if (!plans.includes(plan as Plan)) throw new UsageError(`--plan must be one of ${plans.join(", ")}`);
   const org = await services.organizations.create({
@@ -34,21 +40,21 @@ export async function createOrg(services: Services, options: AdminOptions): Prom
     founderWorkspace: Boolean(options.founder),
     environmentsEnabled: !options["no-environments"],
   });
-  console.log(`created organization ${org.id} (${org.name}, plan ${org.plan})`);
+  out(`created organization ${org.id} (${org.name}, plan ${org.plan})`);
 }
 
-export async function listOrgs(services: Services): Promise<void> {
+export async function listOrgs({ services, out }: AdminContext): Promise<void> {
   for (const org of await services.organizations.list()) {
-    console.log(`${org.id}\t${org.name}\tplan=${org.plan}\twriteMode=${org.writeMode}${org.founderWorkspace ? "\tfounder" : ""}`);
+    out(`${org.id}\t${org.name}\tplan=${org.plan}\twriteMode=${org.writeMode}${org.founderWorkspace ? "\tfounder" : ""}`);
   }
 }
 
-export async function setWriteMode(services: Services, orgId: string | undefined, mode: string | undefined): Promise<void> {
+export async function setWriteMode({ services, out }: AdminContext, orgId: string | undefined, mode: string | undefined): Promise<void> {
   const org = await services.organizations.setWriteMode(required(orgId, "ORG_ID"), required(mode, "direct|candidate") as WriteMode);
-  console.log(`organization ${org.id} now uses ${org.writeMode} write mode`);
+  out(`organization ${org.id} now uses ${org.writeMode} write mode`);
 }
 
-export async function createToken(services: Services, options: AdminOptions): Promise<void> {
+export async function createToken({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
   const { token, record } = await services.tokens.create({
     orgId: required(options.org, "--org"),
     name: required(options.name, "--name"),
@@ -56,48 +62,48 @@ export async function createToken(services: Services, options: AdminOptions): Pr
     environment: environmentOption(options.environment, "production"),
     agentSlugs: list(options.agents),
   });
-  console.log(`created token ${record.id} (${record.environment}; ${record.scopes.join(" ")}${record.agentSlugs ? `; agents ${record.agentSlugs.join(",")}` : ""})`);
-  console.log("It is shown only this once:");
-  console.log(token);
+  out(`created token ${record.id} (${record.environment}; ${record.scopes.join(" ")}${record.agentSlugs ? `; agents ${record.agentSlugs.join(",")}` : ""})`);
+  out("It is shown only this once:");
+  out(token);
 }
 
-export async function listTokens(services: Services, options: AdminOptions): Promise<void> {
+export async function listTokens({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
   for (const token of await services.tokens.list(required(options.org, "--org"))) {
     const state = token.revokedAt ? `revoked ${token.revokedAt.toISOString()}` : "active";
     const agents = token.agentSlugs ? `\tagents=${token.agentSlugs.join(",")}` : "";
-    console.log(`${token.id}\t${token.prefix}…\t${token.name}\t${token.environment ?? "unbound"}\t${token.scopes.join(" ")}\t${state}${agents}`);
+    out(`${token.id}\t${token.prefix}…\t${token.name}\t${token.environment ?? "unbound"}\t${token.scopes.join(" ")}\t${state}${agents}`);
   }
 }
 
-export async function revokeToken(services: Services, tokenId: string | undefined): Promise<void> {
+export async function revokeToken({ services, out }: AdminContext, tokenId: string | undefined): Promise<void> {
   const id = required(tokenId, "TOKEN_ID");
   if (!(await services.tokens.revoke(id))) throw new UsageError(`no token ${id}`);
-  console.log(`revoked ${id}`);
+  out(`revoked ${id}`);
 }
 
-export async function listCandidates(services: Services, options: AdminOptions): Promise<void> {
+export async function listCandidates({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
   const candidates = await services.candidates.list(required(options.org, "--org"), environmentOption(options.environment, null));
   for (const memory of candidates) {
-    console.log(`${memory.id}\t${memory.environment}\t${memory.memoryKind}\t${memory.confidence}\t${memory.subject ?? "-"}\t${memory.text.slice(0, 80)}`);
+    out(`${memory.id}\t${memory.environment}\t${memory.memoryKind}\t${memory.confidence}\t${memory.subject ?? "-"}\t${memory.text.slice(0, 80)}`);
   }
-  if (candidates.length === 0) console.log("no candidates awaiting review");
+  if (candidates.length === 0) out("no candidates awaiting review");
 }
 
-export async function reviewCandidate(services: Services, decision: "promote" | "reject", memoryId: string | undefined, options: AdminOptions): Promise<void> {
+export async function reviewCandidate({ services, out }: AdminContext, decision: "promote" | "reject", memoryId: string | undefined, options: AdminOptions): Promise<void> {
   const memory = await services.candidates[decision](required(memoryId, "MEMORY_ID"), { actor: options.actor ?? "admin:cli", reason: options.reason });
-  console.log(`${decision === "promote" ? "promoted" : "rejected"} ${memory.id}: now ${memory.state}`);
+  out(`${decision === "promote" ? "promoted" : "rejected"} ${memory.id}: now ${memory.state}`);
 }
 
-export async function eventStats(services: Services, options: AdminOptions): Promise<void> {
+export async function eventStats({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
   for (const row of await services.events.countByType(required(options.org, "--org"))) {
-    console.log(`${row.environment}\t${row.type}\t${row.known ? "known" : "unknown type"}\t${row.count}`);
+    out(`${row.environment}\t${row.type}\t${row.known ? "known" : "unknown type"}\t${row.count}`);
   }
 }
 
-export async function listWorkflows(services: Services, options: AdminOptions): Promise<void> {
+export async function listWorkflows({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
   const states = await services.events.workflows(required(options.org, "--org"), environmentOption(options.environment, "production")!);
   for (const state of states) {
     const track = state.track ? `@${state.track}` : "";
-    console.log(`${state.workflow}\t${state.subject}${track}\t${state.state}\t${JSON.stringify(state.details)}\t${state.updatedAt.toISOString()}`);
+    out(`${state.workflow}\t${state.subject}${track}\t${state.state}\t${JSON.stringify(state.details)}\t${state.updatedAt.toISOString()}`);
   }
 }

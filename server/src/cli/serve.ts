@@ -1,15 +1,14 @@
 import { memoryScopes } from "@engram/contract";
-import { configFromEnv } from "../config";
+import type { ServerConfig } from "../config";
 import { createLogger } from "../logger";
 import { startServer } from "../server";
 import type { Services } from "../services";
 
-export async function serve(): Promise<void> {
-  const config = configFromEnv();
+export async function serve(config: ServerConfig, out: (line: string) => void): Promise<void> {
   const logger = createLogger(config.logLevel);
   const server = await startServer(config, logger);
   logger.info({ url: server.url, database: config.database.provider }, "engram listening");
-  await greetFirstRun(server.services, server.url);
+  await greetFirstRun(server.services, server.url, out);
   const stop = (signal: string) => {
     logger.info({ signal }, "shutting down");
     server.close().then(
@@ -25,7 +24,7 @@ export async function serve(): Promise<void> {
 }
 
 /** On an empty database, make a development organization and a token so the API can be tried at once. */
-export async function greetFirstRun(services: Services, url: string): Promise<void> {
+export async function greetFirstRun(services: Services, url: string, out: (line: string) => void): Promise<void> {
   if ((await services.organizations.count()) > 0) return;
   const org = await services.organizations.create({ name: "Development" });
   const { token } = await services.tokens.create({
@@ -34,7 +33,7 @@ export async function greetFirstRun(services: Services, url: string): Promise<vo
     scopes: [...memoryScopes, "inference:chat"],
     environment: "production",
   });
-  console.log(
+  out(
     [
       "",
       "First run: created the organization \"Development\" (" + org.id + ") and a production token",

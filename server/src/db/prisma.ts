@@ -2,28 +2,65 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgres/client.ts";
 import { type Prisma, PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client.ts";
-import type { DatabaseConfig } from "./config";
+import { DEFAULT_BUSY_TIMEOUT_MS, type DatabaseConfig } from "./config";
 
 /** Both clients are generated from one model source, so the SQLite client's types describe both. */
 export type PrismaDb = SqlitePrismaClient;
 export type PrismaTx = Prisma.TransactionClient;
 
-/** Opens a Prisma client over the configured driver adapter (no native query engine). */
-export async function connectPrisma(config: DatabaseConfig): Promise<PrismaDb> {
+/**
+ * Opens a Prisma client over the configured driver adapter (no native query engine). `lockWaitMs` is how
+ * long a SQLite statement itself waits for another process's write lock (the busy timeout); that wait is
+ * synchronous and stops this process's event loop, so the store waits 0 and retries asynchronously instead.
+ */
+export async function connectPrisma(config: DatabaseConfig, { lockWaitMs }: { lockWaitMs?: number } = {}): Promise<PrismaDb> {
+  const busyTimeoutMs = config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   if (config.provider === "postgres") {
-    const adapter = new PrismaPg({ connectionString: config.url, max: config.poolSize ?? 10 });
+    // Without a connection timeout a query waits for a free connection (or an unreachable server) forever.
+    const adapter = endingFailedTransactions(new PrismaPg({ connectionString: config.url, max: config.poolSize ?? 10, connectionTimeoutMillis: busyTimeoutMs }));
     const client = new PostgresPrismaClient({ adapter }) as unknown as PrismaDb;
     await client.$connect();
     return client;
   }
-  // better-sqlite3's `timeout` is SQLite's busy timeout: wait for another process's write lock.
-  const adapter = new PrismaBetterSQLite3({ url: config.file, timeout: 5000 });
+  const adapter = endingFailedTransactions(new PrismaBetterSQLite3({ url: config.file, timeout: lockWaitMs ?? busyTimeoutMs }));
   const client = new SqlitePrismaClient({ adapter });
   await client.$connect();
   // Per-connection settings; the adapter keeps one connection for the client's lifetime.
   await client.$executeRawUnsafe("PRAGMA foreign_keys = ON");
   await client.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
   return client;
+}
+
+/**
+ * Prisma hands a transaction's connection back (Postgres) or lets the next transaction begin (SQLite) only
+ * once its COMMIT or ROLLBACK succeeds. When that statement fails, e.g. on a connection the server
+ * terminated, the connection would stay taken for good and the pool shrink; this ends the transaction anyway.
+ */
+function endingFailedTransactions<F extends PrismaPg | PrismaBetterSQLite3>(factory: F): F {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const startTransaction = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => {
+      const tx = await startTransaction(isolationLevel);
+      const executeRaw = tx.executeRaw.bind(tx);
+      tx.executeRaw = async (query) => {
+        try {
+          return await executeRaw(query);
+        } catch (error) {
+          if (query.sql === "COMMIT" || query.sql === "ROLLBACK") {
+            // A failed COMMIT leaves SQLite's one connection inside the transaction: roll it back first.
+            await executeRaw({ sql: "ROLLBACK", args: [], argTypes: [] }).catch(() => undefined);
+            await tx.rollback();
+          }
+          throw error;
+        }
+      };
+      return tx;
+    };
+    return adapter;
+  };
+  return factory;
 }
 
 /** True for a unique-constraint violation, from the ORM (P2002) or from raw SQL (P2010), on either adapter. */

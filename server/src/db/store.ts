@@ -1,5 +1,6 @@
 import type { Repositories, Store } from "../domain/ports";
-import type { DatabaseConfig } from "./config";
+import { DEFAULT_BUSY_TIMEOUT_MS, type DatabaseConfig } from "./config";
+import { asAppFailure, retryWhileBusy } from "./failures";
 import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
 import { connectPrisma, type PrismaTx } from "./prisma";
@@ -22,7 +23,6 @@ import { tokenRepository } from "./repositories/tokens";
 import { workflowRepository } from "./repositories/workflows";
 import { writeAtomically } from "./write-batch";
 
-
 function repositoriesOver(db: PrismaTx, provider: DatabaseConfig["provider"], search: FullTextSearch): Repositories {
   return {
     organizations: organizationRepository(db),
@@ -36,22 +36,39 @@ function repositoriesOver(db: PrismaTx, provider: DatabaseConfig["provider"], se
   };
 }
 
+/** The same repositories, each call run again while the database is busy, then answered as a 503 (failures.ts). */
+function guarded(repositories: Repositories, retry: <T>(attempt: () => Promise<T>) => Promise<T>): Repositories {
+  const guard = <T extends object>(repository: T): T =>
+    Object.fromEntries(
+      Object.entries(repository).map(([name, method]) => [name, (...args: unknown[]) => retry(() => (method as (...args: unknown[]) => Promise<unknown>)(...args))]),
+    ) as T;
+  return Object.fromEntries(Object.entries(repositories).map(([name, repository]) => [name, guard(repository)])) as unknown as Repositories;
+}
+
 /** Brings the schema up to date, then opens the store the domain works through. */
 export async function openStore(config: DatabaseConfig): Promise<Store> {
   await migrate(config);
-  const prisma = await connectPrisma(config);
-  await reindexSearchText(prisma);
+  // SQLite statements do not wait for another process's lock themselves (that wait would stop the event
+  // loop): every call runs again, asynchronously, while the database is busy, for up to the busy timeout.
+  const prisma = await connectPrisma(config, { lockWaitMs: 0 });
+  const busyTimeoutMs = config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const retry = <T>(attempt: () => Promise<T>) => retryWhileBusy(attempt, busyTimeoutMs);
+  await retry(() => reindexSearchText(prisma));
   const search: FullTextSearch =
     config.provider === "sqlite"
       ? { candidates: sqliteCandidates, byId: sqliteCandidatesById, stats: sqliteStats }
       : { candidates: postgresCandidates, byId: postgresCandidatesById, stats: postgresStats };
   return {
     provider: config.provider,
-    ...repositoriesOver(prisma, config.provider, search),
-    writeAtomically: (build) => writeAtomically(prisma, build),
-    transaction: (work) => prisma.$transaction((tx) => work(repositoriesOver(tx, config.provider, search)), { maxWait: 10_000, timeout: 20_000 }),
+    ...guarded(repositoriesOver(prisma, config.provider, search), retry),
+    // A transaction that met a lock or a conflict (on SQLite also: another process wrote after this one
+    // first read) rolled back whole, so it runs again whole.
+    writeAtomically: (build) => retry(() => writeAtomically(prisma, build)),
+    transaction: (work) => retry(() => prisma.$transaction((tx) => work(repositoriesOver(tx, config.provider, search)), { maxWait: 10_000, timeout: 20_000 })),
     async ping() {
-      await prisma.$queryRawUnsafe("SELECT 1");
+      await prisma.$queryRawUnsafe("SELECT 1").catch((error) => {
+        throw asAppFailure(error);
+      });
     },
     close: () => prisma.$disconnect(),
   };

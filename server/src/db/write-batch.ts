@@ -12,7 +12,7 @@ const tables = {
   IdempotencyRecord: { columns: ["id", "orgId", "environment", "route", "key", "requestHash", "status", "responseBody", "createdAt", "expiresAt"], suffix: "" },
   Agent: { columns: ["id", "orgId", "slug", "createdAt"], suffix: `ON CONFLICT ("orgId", "slug") DO NOTHING` },
   BusinessEvent: {
-    columns: ["id", "orgId", "environment", "type", "text", "source", "subject", "metadata", "idempotencyKey", "keySource", "triageRule", "effectsSuppressed", "tokenId", "requestId", "receivedAt"],
+    columns: ["id", "orgId", "environment", "type", "text", "source", "subject", "metadata", "idempotencyKey", "keySource", "triageRule", "effectsSuppressed", "tokenId", "requestId", "receivedAt", "response"],
     suffix: "",
   },
   Memory: {
@@ -50,7 +50,9 @@ export async function writeAtomically(prisma: PrismaDb, build: (batch: WriteBatc
       rows.Agent.push(...agents.map(({ orgId, slug }) => ({ id: newId("agt"), orgId, slug, createdAt: at })));
     },
     insertEvents(events) {
-      rows.BusinessEvent.push(...events.map((event) => ({ ...event, metadata: event.metadata === null ? null : JSON.stringify(event.metadata) })));
+      rows.BusinessEvent.push(
+        ...events.map(({ event, answer }) => ({ ...event, metadata: event.metadata === null ? null : JSON.stringify(event.metadata), response: JSON.stringify(answer) })),
+      );
     },
     insertMemories(memories, history) {
       rows.Memory.push(

@@ -1,3 +1,5 @@
+import { AppError } from "./errors";
+
 /**
  * Group commit: work submitted while a batch is being written waits and goes into the next batch, so
  * under load many writes share one transaction and a few multi-row statements, and a single write is
@@ -37,12 +39,16 @@ export class BatchQueue<TItem, TResult> {
     this.#draining = false;
   }
 
-  /** A batch that fails as a whole is retried item by item, so one bad item cannot fail its neighbours. */
+  /**
+   * A batch that fails as a whole is retried item by item, so one bad item cannot fail its neighbours; but
+   * not when the database is unavailable, which would fail each of them again, each after its own wait.
+   */
   async #processIsolated(items: TItem[]): Promise<Array<TResult | Error>> {
     try {
       return await this.processBatch(items);
     } catch (error) {
-      if (items.length === 1) return [error instanceof Error ? error : new Error(String(error))];
+      const unavailable = error instanceof AppError && error.code === "service_unavailable";
+      if (items.length === 1 || unavailable) return items.map(() => (error instanceof Error ? error : new Error(String(error))));
       const results: Array<TResult | Error> = [];
       for (const item of items) results.push(...(await this.#processIsolated([item])));
       return results;

@@ -24,7 +24,8 @@ export function candidateService(store: Store) {
       }
       const at = new Date();
       const toState = decision === "promoted" ? "durable" : "tombstoned";
-      const updated = await tx.memories.setState(memoryId, toState, at);
+      const updated = await tx.memories.changeState(memoryId, "candidate", toState, at);
+      if (!updated) throw new AppError("invalid_state_transition", `Memory ${memoryId} was changed by another request; it is no longer a candidate.`);
       await tx.memories.appendHistory({
         memoryId,
         action: decision,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 
-/** How long a key is remembered (DESIGN.md). */
+/** How long a request key (encode) is remembered; an event's key lasts as long as the event. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface IdempotentResult<TBody> {

@@ -1,6 +1,7 @@
 import { AppError, DuplicateKeyError } from "./errors";
 import { IDEMPOTENCY_TTL_MS, type IdempotentResult } from "./idempotency";
-import { type IdempotencyKeyScope, type KeyClaim, keyScopeId, type StoredKey, type Store, type WriteBatch } from "./ports";
+import type { Store, WriteBatch } from "./ports";
+import type { StoredResponse } from "./records";
 import type { Caller } from "./access";
 
 /** One write waiting in a batch: who asks, under which key (if any), for which request. */
@@ -19,9 +20,45 @@ export interface Decision<TBody> {
   write(batch: WriteBatch): void;
 }
 
+/** The organization and environment a key belongs to. */
+export type KeyScope = Pick<Caller, "orgId" | "environment">;
+
+/** A key a batch takes, with the answer it will repeat. */
+export interface NewKey {
+  scope: KeyScope;
+  key: string;
+  response: StoredResponse;
+}
+
+/** Where a route keeps its keys and the first answer given under each. */
+export interface KeyLedger {
+  /** The answers stored under these keys of one scope, by key; `clear` queues the removal of keys now free again. */
+  find(scope: KeyScope, keys: readonly string[], now: Date): Promise<{ answers: Map<string, StoredResponse>; clear?(batch: WriteBatch): void }>;
+  /** Queues the claims of new keys; a key taken meanwhile fails the batch with DuplicateKeyError. */
+  claim(batch: WriteBatch, claims: readonly NewKey[], now: Date): void;
+}
+
+/** Request keys kept for 24 hours in the idempotency table, under one route (e.g. "memory.encode"). */
+export function requestKeys(store: Store, route: string): KeyLedger {
+  return {
+    async find(scope, keys, now) {
+      const found = await store.idempotency.findMany({ ...scope, route }, keys, now);
+      const expired = found.filter((record) => record.expired).map((record) => record.key);
+      return {
+        answers: new Map(found.filter((record) => !record.expired).map((record) => [record.key, record])),
+        clear: (batch) => batch.deleteExpiredKeys({ ...scope, route }, expired, now),
+      };
+    },
+    claim(batch, claims, now) {
+      const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
+      batch.claimKeys(claims.map(({ scope, key, response }) => ({ scope: { ...scope, route, key }, response })), now, expiresAt);
+    },
+  };
+}
+
 export interface IdempotentBatchOptions<TSubmission extends KeyedSubmission, TBody> {
-  /** The route keys belong to, e.g. "memory.events". */
-  route: string;
+  /** Where the keys live and for how long. */
+  ledger: KeyLedger;
   /**
    * Decides every writer's answer and rows, in order, plus rows the batch writes once for all of them;
    * may read the store (it runs before the transaction).
@@ -29,14 +66,12 @@ export interface IdempotentBatchOptions<TSubmission extends KeyedSubmission, TBo
   decide(writers: TSubmission[]): Promise<{ decisions: Array<Decision<TBody>>; writeShared?(batch: WriteBatch): void }>;
   /** How a stored answer is repeated to a retry (e.g. marked as replayed). */
   replayed?(body: TBody): TBody;
+  /** The clock key expiry is measured by; the system clock by default. */
+  now?: () => Date;
 }
 
-const scopeOf = (route: string, submission: KeyedSubmission, key: string): IdempotencyKeyScope => ({
-  orgId: submission.caller.orgId,
-  environment: submission.caller.environment,
-  route,
-  key,
-});
+const scopeId = (scope: KeyScope) => `${scope.orgId}\u0000${scope.environment}`;
+const keyIdOf = (submission: KeyedSubmission) => (submission.key === null ? null : `${scopeId(submission.caller)}\u0000${submission.key}`);
 
 /**
  * Writes a batch exactly once per idempotency key: reads the answers already stored for its keys,
@@ -62,19 +97,18 @@ export async function writeIdempotentBatch<TSubmission extends KeyedSubmission, 
 async function decideAndWrite<TSubmission extends KeyedSubmission, TBody>(
   store: Store,
   batch: TSubmission[],
-  { route, decide, replayed = (body) => body }: IdempotentBatchOptions<TSubmission, TBody>,
+  { ledger, decide, replayed = (body) => body, now: clock = () => new Date() }: IdempotentBatchOptions<TSubmission, TBody>,
 ): Promise<Array<IdempotentResult<TBody> | Error>> {
-  const now = new Date();
-  const { live, expired } = await storedAnswers(store, route, batch, now);
+  const now = clock();
+  const { stored, clears } = await storedAnswers(ledger, batch, now);
 
   // The first submission of a key writes; later ones repeat its answer. Keyless ones always write.
-  const keyIdOf = (submission: TSubmission) => (submission.key === null ? null : keyScopeId(scopeOf(route, submission, submission.key)));
   const writerOf = new Map<string, number>();
   const writerIndexes: number[] = [];
   batch.forEach((submission, index) => {
     const id = keyIdOf(submission);
     if (id === null) writerIndexes.push(index);
-    else if (!live.has(id) && !writerOf.has(id)) {
+    else if (!stored.has(id) && !writerOf.has(id)) {
       writerOf.set(id, index);
       writerIndexes.push(index);
     }
@@ -82,14 +116,14 @@ async function decideAndWrite<TSubmission extends KeyedSubmission, TBody>(
   const { decisions, writeShared } = await decide(writerIndexes.map((index) => batch[index]!));
   const decisionAt = new Map(writerIndexes.map((index, i) => [index, decisions[i]!]));
 
-  const claims: KeyClaim[] = writerIndexes.flatMap((index) => {
-    const submission = batch[index]!;
-    const decision = decisionAt.get(index)!;
-    return submission.key === null ? [] : [{ scope: scopeOf(route, submission, submission.key), response: { requestHash: submission.hash, status: decision.status, body: decision.body } }];
+  const claims: NewKey[] = writerIndexes.flatMap((index) => {
+    const { caller, key, hash } = batch[index]!;
+    const { status, body } = decisionAt.get(index)!;
+    return key === null ? [] : [{ scope: { orgId: caller.orgId, environment: caller.environment }, key, response: { requestHash: hash, status, body } }];
   });
   await store.writeAtomically((write) => {
-    for (const { scope, keys } of expired) write.deleteExpiredKeys(scope, keys, now);
-    write.claimKeys(claims, now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
+    for (const clear of clears) clear(write);
+    ledger.claim(write, claims, now);
     for (const decision of decisions) decision.write(write);
     writeShared?.(write);
   });
@@ -98,41 +132,39 @@ async function decideAndWrite<TSubmission extends KeyedSubmission, TBody>(
     const own = decisionAt.get(index);
     if (own) return { status: own.status, body: own.body, replayed: false };
     const id = keyIdOf(submission)!;
-    const stored = live.get(id);
-    const first = stored ? { hash: stored.requestHash, status: stored.status, body: stored.body as TBody } : firstAnswer(batch, writerOf.get(id)!, decisionAt);
-    if (first.hash !== submission.hash) {
+    const first = stored.get(id) ?? firstAnswer(batch, writerOf.get(id)!, decisionAt);
+    if (first.requestHash !== submission.hash) {
       return new AppError(
         "idempotency_key_reused",
         "This Idempotency-Key was already used with a different request; use a new key for a new request.",
         "Idempotency-Key",
       );
     }
-    return { status: first.status, body: replayed(first.body), replayed: true };
+    return { status: first.status, body: replayed(first.body as TBody), replayed: true };
   });
 }
 
-function firstAnswer<TBody>(batch: KeyedSubmission[], writer: number, decisions: Map<number, Decision<TBody>>) {
+function firstAnswer<TBody>(batch: KeyedSubmission[], writer: number, decisions: Map<number, Decision<TBody>>): StoredResponse {
   const decision = decisions.get(writer)!;
-  return { hash: batch[writer]!.hash, status: decision.status, body: decision.body };
+  return { requestHash: batch[writer]!.hash, status: decision.status, body: decision.body };
 }
 
-/** Stored answers for the batch's keys: the live ones, and per scope the expired keys to clear. */
-async function storedAnswers(store: Store, route: string, batch: KeyedSubmission[], now: Date) {
-  const groups = new Map<string, { scope: Omit<IdempotencyKeyScope, "key">; keys: string[] }>();
+/** The stored answers for the batch's keys, by key id, and the writes that clear keys free again. */
+async function storedAnswers(ledger: KeyLedger, batch: KeyedSubmission[], now: Date) {
+  const groups = new Map<string, { scope: KeyScope; keys: string[] }>();
   for (const submission of batch) {
     if (submission.key === null) continue;
-    const { key, ...scope } = scopeOf(route, submission, submission.key);
-    const groupId = `${scope.orgId}\u0000${scope.environment}`;
-    const group = groups.get(groupId) ?? { scope, keys: [] };
-    group.keys.push(key);
-    groups.set(groupId, group);
+    const { orgId, environment } = submission.caller;
+    const group = groups.get(scopeId(submission.caller)) ?? { scope: { orgId, environment }, keys: [] };
+    group.keys.push(submission.key);
+    groups.set(scopeId(submission.caller), group);
   }
-  const live = new Map<string, StoredKey>();
-  const expired: Array<{ scope: Omit<IdempotencyKeyScope, "key">; keys: string[] }> = [];
-  for (const { scope, keys } of groups.values()) {
-    const found = await store.idempotency.findMany(scope, keys, now);
-    expired.push({ scope, keys: found.filter((record) => record.expired).map((record) => record.key) });
-    for (const record of found) if (!record.expired) live.set(keyScopeId({ ...scope, key: record.key }), record);
+  const stored = new Map<string, StoredResponse>();
+  const clears: Array<(batch: WriteBatch) => void> = [];
+  for (const group of groups.values()) {
+    const { answers, clear } = await ledger.find(group.scope, group.keys, now);
+    if (clear) clears.push(clear);
+    for (const [key, answer] of answers) stored.set(`${scopeId(group.scope)}\u0000${key}`, answer);
   }
-  return { live, expired };
+  return { stored, clears };
 }

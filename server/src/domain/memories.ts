@@ -4,7 +4,7 @@ import { type Caller, memoryScopeFor, requireScope } from "./access";
 import { AppError } from "./errors";
 import { BatchQueue } from "./batch-queue";
 import { type IdempotentResult, requestHash } from "./idempotency";
-import { type Decision, type KeyedSubmission, writeIdempotentBatch } from "./idempotent-batch";
+import { type Decision, type KeyedSubmission, requestKeys, writeIdempotentBatch } from "./idempotent-batch";
 import { newId } from "./ids";
 import { memoryView, provenanceView } from "./memory-view";
 import type { MemoryScope, PlannedMemory, Repositories, Store } from "./ports";
@@ -25,12 +25,12 @@ export interface ControlInput {
   actor?: string;
 }
 
-/** What each control action requires of the memory's state, and where it leaves it. */
-const transitions = {
-  reinforced: { verb: "reinforce", from: null, to: null },
+/** The states each state change may start from, and where it leaves the memory. Reinforce works in any state. */
+const stateChanges = {
   suppressed: { verb: "suppress", from: ["durable"], to: "suppressed" },
   restored: { verb: "restore", from: ["suppressed"], to: "durable" },
-} as const satisfies Record<string, { verb: string; from: readonly TMemoryState[] | null; to: TMemoryState | null }>;
+  tombstoned: { verb: "delete", from: ["candidate", "durable", "suppressed"], to: "tombstoned" },
+} as const satisfies Record<string, { verb: string; from: readonly TMemoryState[]; to: TMemoryState }>;
 
 export interface MemoryServiceOptions {
   /** The clock every write and every activation is measured against; replaced in evaluations. */
@@ -83,7 +83,7 @@ function decideEncode({ caller, agent, input, key, at }: EncodeSubmission): Deci
 export function memoryService(store: Store, { now: clock = () => new Date(), semantic = null }: MemoryServiceOptions = {}) {
   const retrieveMemories = memoryRetrieval(store, clock, semantic?.search);
   const encodeQueue = new BatchQueue<EncodeSubmission, IdempotentResult<{ memory: TMemory }>>((batch) =>
-    writeIdempotentBatch(store, batch, { route: "memory.encode", decide: async (writers) => ({ decisions: writers.map(decideEncode) }) }),
+    writeIdempotentBatch(store, batch, { ledger: requestKeys(store, "memory.encode"), now: clock, decide: async (writers) => ({ decisions: writers.map(decideEncode) }) }),
   );
 
   async function findOrThrow(repos: Repositories, scope: MemoryScope, id: string): Promise<MemoryRecord> {
@@ -110,28 +110,54 @@ export function memoryService(store: Store, { now: clock = () => new Date(), sem
     });
   }
 
-  async function control(
+  /**
+   * Checks the state, then changes it with a compare-and-set that is its transaction's first statement: of
+   * concurrent changes from one state exactly one wins and writes history, and the others decide again on
+   * the state it left (a repeated delete answers the tombstone, anything else 409).
+   */
+  async function changeState(
     caller: Caller,
-    agent: string | null,
+    scope: MemoryScope,
     id: string,
-    action: keyof typeof transitions,
+    action: keyof typeof stateChanges,
     input: ControlInput,
   ): Promise<{ memory: TMemory }> {
-    requireScope(caller, "memory:control");
-    const scope = memoryScopeFor(caller, agent);
-    return store.transaction(async (tx) => {
-      const memory = await findOrThrow(tx, scope, id);
-      const { verb, from, to } = transitions[action];
-      if (from !== null && !(from as readonly TMemoryState[]).includes(memory.state)) {
+    const { verb, from, to } = stateChanges[action];
+    for (;;) {
+      const memory = await findOrThrow(store, scope, id);
+      if (action === "tombstoned" && memory.state === "tombstoned") return { memory: memoryView(memory) };
+      if (!(from as readonly TMemoryState[]).includes(memory.state)) {
         throw new AppError("invalid_state_transition", `Cannot ${verb} a ${memory.state} memory; it must be ${from.join(" or ")}.`);
       }
       const at = clock();
-      const updated =
-        to === null ? await tx.memories.recordReinforcement(id, at, recordUse(memory.recentUses, at)) : await tx.memories.setState(id, to, at);
-      await recordAction(tx, caller, { memoryId: id, action, fromState: memory.state, toState: updated.state }, input, at);
-      return { memory: memoryView(updated) };
-    });
+      const changed = await store.transaction(async (tx) => {
+        const updated = await tx.memories.changeState(id, memory.state, to, at);
+        if (!updated) return null;
+        if (to === "tombstoned") await tx.embeddings.remove(id);
+        await recordAction(tx, caller, { memoryId: id, action, fromState: memory.state, toState: to }, input, at);
+        return updated;
+      });
+      if (changed) return { memory: memoryView(changed) };
+      // Another request changed the memory after it was read: each pass means one did, so this ends.
+    }
   }
+
+  async function reinforce(caller: Caller, agent: string | null, id: string, input: ControlInput): Promise<{ memory: TMemory }> {
+    requireScope(caller, "memory:control");
+    await findOrThrow(store, memoryScopeFor(caller, agent), id);
+    const at = clock();
+    const memory = await store.transaction(async (tx) => {
+      const counted = await tx.memories.recordReinforcement(id, at, (recentUses) => recordUse(recentUses, at));
+      await recordAction(tx, caller, { memoryId: id, action: "reinforced", fromState: counted.state, toState: counted.state }, input, at);
+      return counted;
+    });
+    return { memory: memoryView(memory) };
+  }
+
+  const control = (action: "suppressed" | "restored") => (caller: Caller, agent: string | null, id: string, input: ControlInput) => {
+    requireScope(caller, "memory:control");
+    return changeState(caller, memoryScopeFor(caller, agent), id, action, input);
+  };
 
   return {
     /**
@@ -165,23 +191,14 @@ export function memoryService(store: Store, { now: clock = () => new Date(), sem
       return retrieveMemories(memoryScopeFor(caller, agent), input);
     },
 
-    reinforce: (caller: Caller, agent: string | null, id: string, input: ControlInput) => control(caller, agent, id, "reinforced", input),
-    suppress: (caller: Caller, agent: string | null, id: string, input: ControlInput) => control(caller, agent, id, "suppressed", input),
-    restore: (caller: Caller, agent: string | null, id: string, input: ControlInput) => control(caller, agent, id, "restored", input),
+    reinforce,
+    suppress: control("suppressed"),
+    restore: control("restored"),
 
-    /** Tombstones a memory: kept for provenance and audit, gone from retrieval. Repeating it changes nothing. */
+    /** Tombstones a memory: kept for provenance and audit, gone from retrieval, final. Repeating it changes nothing. */
     async tombstone(caller: Caller, agent: string | null, id: string): Promise<{ memory: TMemory }> {
       requireScope(caller, "memory:delete");
-      const scope = memoryScopeFor(caller, agent);
-      return store.transaction(async (tx) => {
-        const memory = await findOrThrow(tx, scope, id);
-        if (memory.state === "tombstoned") return { memory: memoryView(memory) };
-        const at = clock();
-        const updated = await tx.memories.setState(id, "tombstoned", at);
-        await tx.embeddings.remove(id);
-        await recordAction(tx, caller, { memoryId: id, action: "tombstoned", fromState: memory.state, toState: "tombstoned" }, {}, at);
-        return { memory: memoryView(updated) };
-      });
+      return changeState(caller, memoryScopeFor(caller, agent), id, "tombstoned", {});
     },
 
     async provenance(caller: Caller, agent: string | null, id: string): Promise<TProvenance> {

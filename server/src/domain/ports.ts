@@ -82,9 +82,17 @@ export interface MemoryRepository {
   searchDurable(scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
   /** The durable memories in scope among `ids` (found another way, e.g. by meaning), as candidates. */
   durableCandidates(scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;
-  setState(id: string, state: TMemoryState, at: Date): Promise<MemoryRecord>;
-  /** Counts a reinforcement and stores the memory's updated recent use times. */
-  recordReinforcement(id: string, at: Date, recentUses: readonly Date[]): Promise<MemoryRecord>;
+  /**
+   * Compare-and-set in one statement: moves the memory from `from` to `to` and answers it, or answers null
+   * when it is no longer in `from` (another request changed it first). Call it first in a transaction, so
+   * the change and its history row commit together and the transaction starts by writing.
+   */
+  changeState(id: string, from: TMemoryState, to: TMemoryState, at: Date): Promise<MemoryRecord | null>;
+  /**
+   * Counts a reinforcement and adds its use time through `addUse`, under the row's write lock (taken by the
+   * first statement), so concurrent reinforcements each count and none loses another's use time.
+   */
+  recordReinforcement(id: string, at: Date, addUse: (recentUses: readonly Date[]) => Date[]): Promise<MemoryRecord>;
   appendHistory(entry: HistoryRecord): Promise<void>;
   history(memoryId: string): Promise<HistoryRecord[]>;
 }
@@ -94,11 +102,6 @@ export interface IdempotencyKeyScope {
   environment: TEnvironment;
   route: string;
   key: string;
-}
-
-/** One string naming a key scope, for sets and maps. */
-export function keyScopeId(scope: IdempotencyKeyScope): string {
-  return [scope.orgId, scope.environment, scope.route, scope.key].join("\u0000");
 }
 
 export interface StoredKey extends StoredResponse {
@@ -119,8 +122,19 @@ export interface IdempotencyRepository {
 
 export type WorkflowKey = Pick<WorkflowStateRecord, "orgId" | "environment" | "workflow" | "subject" | "track">;
 
+/** An event as stored, with the answer its first ingestion gave. */
+export interface StoredEvent {
+  event: BusinessEventRecord;
+  /** The answer first given; null for events stored before answers were kept. */
+  answer: unknown;
+  /** The candidates made from it; read only for events without a stored answer. */
+  candidateIds: string[];
+}
+
 export interface EventRepository {
   find(id: string): Promise<BusinessEventRecord | null>;
+  /** The events stored under these keys in one organization and environment. */
+  findByKeys(scope: { orgId: string; environment: TEnvironment }, keys: readonly string[]): Promise<StoredEvent[]>;
   /** How many events of each type an organization has received, per environment. */
   countByType(orgId: string): Promise<Array<{ environment: TEnvironment; type: string; known: boolean; count: number }>>;
 }
@@ -210,7 +224,8 @@ export interface WriteBatch {
   claimKeys(claims: readonly KeyClaim[], now: Date, expiresAt: Date): void;
   /** Registers agents on their first write; existing ones are left as they are. */
   ensureAgents(agents: ReadonlyArray<{ orgId: string; slug: string }>, at: Date): void;
-  insertEvents(events: readonly BusinessEventRecord[]): void;
+  /** Events with their answers; a key already taken in the event's environment fails the batch with DuplicateKeyError. */
+  insertEvents(events: ReadonlyArray<{ event: BusinessEventRecord; answer: unknown }>): void;
   /** Memories with their first history entries. */
   insertMemories(memories: readonly PlannedMemory[], history: readonly HistoryRecord[]): void;
   /** Inserts or replaces each workflow record; keys must be distinct. */

@@ -1,5 +1,4 @@
-import { analyzeText, describeAge, queryTerms } from "@engram/retrieval";
-import { decode, encode } from "gpt-tokenizer";
+import { analyzeText, describeAge, queryTerms, truncateToTokens } from "@engram/retrieval";
 import type { TFinishReason } from "@engram/contract";
 import type { GroundingMemory, ModelAnswer, ModelEvent, ModelRequest, Upstream } from "./upstream";
 
@@ -52,7 +51,7 @@ export function composeAnswer(question: string, memories: readonly GroundingMemo
   ].join("\n");
 }
 
-/** Applies stop sequences (the answer ends before the first one) and max_tokens (cut at a token boundary). */
+/** Applies stop sequences (the answer ends before the first one) and max_tokens (the answer cut to count no more). */
 export function limitAnswer(text: string, stop: string | string[] | null, maxTokens: number): ModelAnswer {
   let content = text;
   let finishReason: TFinishReason = "stop";
@@ -60,9 +59,9 @@ export function limitAnswer(text: string, stop: string | string[] | null, maxTok
     const at = content.indexOf(sequence);
     if (at >= 0) content = content.slice(0, at);
   }
-  const tokens = encode(content);
-  if (tokens.length > maxTokens) {
-    content = decode(tokens.slice(0, maxTokens));
+  const cut = truncateToTokens(content, maxTokens);
+  if (cut !== content) {
+    content = cut;
     finishReason = "length";
   }
   return { content, finishReason };

@@ -1,11 +1,13 @@
 import type { TChatMessage } from "@engram/contract";
-import { countTokens, isWithinTokenLimit } from "gpt-tokenizer";
+import { countTokens, countTokensWithin } from "@engram/retrieval";
 
 /**
- * Chat token accounting with the o200k tokenizer (the one the retrieval engine's context block is
- * counted with). Each message costs its role and content plus 3 tokens of chat framing (start, separator,
- * end), a name 1 more; every prompt ends with 3 tokens that open the assistant's reply. This is how
- * OpenAI's chat models count, and it is what the advertised 8,192-token context is measured in.
+ * Chat token accounting with the o200k tokenizer, counted as the retrieval engine's context block is:
+ * exactly for ordinary text, and by a bound that never under-counts for a run too long to tokenize
+ * quickly (see @engram/retrieval's token-count). Each message costs its role and content plus 3 tokens
+ * of chat framing (start, separator, end), a name 1 more; every prompt ends with 3 tokens that open the
+ * assistant's reply. This is how OpenAI's chat models count, and it is what the advertised 8,192-token
+ * context is measured in.
  */
 export const MESSAGE_FRAMING_TOKENS = 3;
 export const REPLY_PRIMING_TOKENS = 3;
@@ -34,7 +36,7 @@ export function promptTokens(messages: readonly TChatMessage[], limit: number): 
   for (const message of messages) {
     total += framingOf(message);
     if (total > limit) return null;
-    const content = isWithinTokenLimit(message.content, limit - total);
+    const content = countTokensWithin(message.content, limit - total);
     if (content === false) return null;
     total += content;
   }

@@ -1,20 +1,62 @@
+import { isUtf8 } from "node:buffer";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type RequestHandler } from "express";
 import { AppError } from "../domain/errors";
 
 /** Request bodies above this are refused before parsing; a memory's text is at most 8,000 characters. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** No route takes a body on these methods: one sent is ignored, never read or parsed. */
+const METHODS_WITHOUT_BODY = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
+
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   const length = headers["content-length"];
   return headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
-/** A request that carries a body must say it is JSON; an empty body needs no content type. */
-const requireJsonContentType: RequestHandler = (req, _res, next) => {
-  if (hasBody(req.headers) && !req.is("application/json")) {
-    return next(new AppError("unsupported_media_type", "Send the request body as application/json."));
-  }
+export function declaresOversizedBody(req: IncomingMessage): boolean {
+  return Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES;
+}
+
+/**
+ * A client that sent `Expect: 100-continue` is told to go on only when its body could be read; otherwise the
+ * app answers 413 before the body is ever sent.
+ */
+export function continueUnlessOversized(app: (req: IncomingMessage, res: ServerResponse) => void) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (!declaresOversizedBody(req)) res.writeContinue();
+    app(req, res);
+  };
+}
+
+/**
+ * A declared length over the limit is refused from the headers alone, before authentication and without
+ * reading a byte of the body (the error handler then closes the connection instead of draining it).
+ */
+export const refuseOversizedBody: RequestHandler = (req, _res, next) => {
+  if (declaresOversizedBody(req)) return next(new AppError("payload_too_large", `The request body is too large: at most ${MAX_BODY_BYTES} bytes are accepted.`));
   next();
 };
 
-export const jsonBody: RequestHandler[] = [requireJsonContentType, express.json({ limit: MAX_BODY_BYTES, strict: false })];
+/**
+ * JSON is UTF-8: another declared charset is refused, and bytes that are not UTF-8 are invalid JSON rather
+ * than silently replaced with U+FFFD. `buffer` is the body as received, inflated when it was compressed.
+ */
+function requireUtf8(_req: IncomingMessage, _res: unknown, buffer: Buffer, charset: string): void {
+  if (charset !== "utf-8") throw new AppError("unsupported_media_type", "Send the request body as UTF-8 JSON.");
+  if (!isUtf8(buffer)) throw new AppError("invalid_json", "The request body is not valid UTF-8.");
+}
+
+// gzip and deflate bodies are inflated (express.json's default), and the limit applies to the inflated
+// bytes: reading stops at the limit, so a small compressed body that would inflate far beyond it costs no more.
+const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, verify: requireUtf8 });
+
+/**
+ * Parses the JSON body of a POST (`{}` when it is empty). A request that carries a body must say it is
+ * JSON; an empty body needs no content type.
+ */
+export const jsonBody: RequestHandler = (req, res, next) => {
+  if (METHODS_WITHOUT_BODY.has(req.method)) return next();
+  if (hasBody(req.headers) && !req.is("application/json")) return next(new AppError("unsupported_media_type", "Send the request body as application/json."));
+  parseJson(req, res, next);
+};

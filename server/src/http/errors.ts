@@ -59,16 +59,29 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   sendError(res, new AppError("route_not_found", `No route ${req.method} ${req.path}.`));
 };
 
-/** body-parser's failures carry a `type`; everything else unknown becomes an opaque 500. */
+/** The documented error for a failure of Express's routing or body reading, or null for anything else. */
+function requestErrorOf(error: unknown): AppError | null {
+  const { type, code, status } = (error ?? {}) as { type?: string; code?: string; status?: number };
+  // Express could not percent-decode a path parameter (a malformed escape, or bytes that are not UTF-8).
+  if (error instanceof URIError && status === 400) return new AppError("invalid_parameter", "A path parameter is not validly percent-encoded UTF-8.");
+  // body-parser's failures carry a `type`; zlib's (a corrupt or truncated compressed body) a `Z_…` code.
+  if (type === "entity.parse.failed") return new AppError("invalid_json", "The request body is not valid JSON.");
+  if (type === "entity.too.large") return new AppError("payload_too_large", "The request body is too large.");
+  if (type === "encoding.unsupported" || type === "charset.unsupported") return new AppError("unsupported_media_type", "Send the body as UTF-8 JSON, uncompressed or with gzip or deflate.");
+  if (code?.startsWith("Z_") || type === "request.aborted" || type === "request.size.invalid") return new AppError("invalid_json", "The request body could not be read or inflated.");
+  return null;
+}
+
+/** Maps AppErrors and request failures to the documented answer; everything else unknown becomes an opaque 500. */
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (res.headersSent) return req.socket.destroy();
+  // A body still arriving when the answer is an error is not drained: the connection closes after it.
+  if (!req.complete) res.setHeader("Connection", "close");
+  // The caller is told to retry, but an operator needs to see that the database failed, and why.
+  if (error instanceof AppError && error.code === "service_unavailable") req.log.warn({ err: error.cause ?? error }, error.message);
   if (error instanceof AppError) return sendError(res, error);
-  const parserType = (error as { type?: string }).type;
-  if (parserType === "entity.parse.failed") return sendError(res, new AppError("invalid_json", "The request body is not valid JSON."));
-  if (parserType === "entity.too.large") return sendError(res, new AppError("payload_too_large", "The request body is too large."));
-  if (parserType === "encoding.unsupported" || parserType === "charset.unsupported") {
-    return sendError(res, new AppError("unsupported_media_type", "Send the body as UTF-8 JSON."));
-  }
+  const known = requestErrorOf(error);
+  if (known) return sendError(res, known);
   req.log.error({ err: error }, "unhandled error");
   sendError(res, new AppError("internal_error", "The server failed to handle this request; it has been logged."));
 };

@@ -6,6 +6,7 @@ import { resolveAgent } from "../domain/access";
 import { AppError } from "../domain/errors";
 import type { InferenceGateway } from "../gateway/gateway";
 import { ClientGone, UpstreamFailure } from "../gateway/openai-upstream";
+import { refuseAgentHeader } from "./agent-header";
 import { callerOf } from "./auth";
 import { errorBodyOf, fromZodIssue } from "./errors";
 
@@ -104,7 +105,10 @@ export const modelsContract = { listModels: contract.inference.listModels };
 
 export function modelRoutes(gateway: InferenceGateway) {
   return s.router(modelsContract, {
-    listModels: async () => ({ status: 200 as const, body: gateway.models() }),
+    listModels: async ({ req }) => {
+      refuseAgentHeader(req, "GET /v1/models", "every agent is offered the same model");
+      return { status: 200 as const, body: gateway.models() };
+    },
   });
 }
 

@@ -4,16 +4,8 @@ import type { RateLimitDecision, RateLimiter } from "../domain/rate-limits/limit
 import type { RouteGroup } from "../domain/rate-limits/policy";
 import { callerOf } from "./auth";
 
-/** The route group of a path under `/v1`; null for paths no route serves (they answer 404 unlimited). */
-export function routeGroupOf(path: string): RouteGroup | null {
-  if (path === "/memory/events") return "events";
-  if (path === "/memory" || path.startsWith("/memory/")) return "memory";
-  if (path === "/chat/completions" || path === "/models" || /^\/agents\/[^/]+\/chat\/completions$/.test(path)) return "inference";
-  return null;
-}
-
 function setRateLimitHeaders(res: Response, { limit, remaining, resetSeconds }: RateLimitDecision): void {
-  // The standard names (spec 8.1) and their legacy twins, on every limited response.
+  // The standard names and their legacy twins, on every limited response.
   for (const prefix of ["RateLimit", "X-RateLimit"]) {
     res.setHeader(`${prefix}-Limit`, String(limit));
     res.setHeader(`${prefix}-Remaining`, String(remaining));
@@ -22,14 +14,13 @@ function setRateLimitHeaders(res: Response, { limit, remaining, resetSeconds }: 
 }
 
 /**
- * Counts the request against its organization's limit for the route group (after authentication, before
- * the body is read) and sets the RateLimit headers, so they are in place before any handler writes,
- * streaming ones included. Over the limit: 429 with Retry-After.
+ * Counts the request against its organization's limit for `group` (after authentication, before the body
+ * is read) and sets the RateLimit headers, so they are in place before any handler writes, streaming ones
+ * included. Over the limit: 429 with Retry-After. It runs as part of each route, so the group is the matched
+ * route's own and no spelling of a path can reach a handler uncounted.
  */
-export function rateLimit(limiter: RateLimiter): RequestHandler {
-  return (req, res, next) => {
-    const group = routeGroupOf(req.path);
-    if (group === null) return next();
+export function rateLimit(limiter: RateLimiter, group: RouteGroup): RequestHandler {
+  return (_req, res, next) => {
     limiter
       .take(callerOf(res), group)
       .then((decision) => {

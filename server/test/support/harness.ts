@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contract, memoryScopes, type TEnvironment, type TScope } from "@engram/contract";
 import { initClient } from "@ts-rest/core";
 import pg from "pg";
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 import type { DatabaseConfig } from "../../src/db/config";
 import { connectPrisma, type PrismaDb } from "../../src/db/prisma";
 import type { Plan } from "../../src/domain/records";
@@ -17,18 +17,44 @@ import "./provided-context";
 
 export const databaseUnderTest = (process.env.ENGRAM_TEST_DATABASE ?? "sqlite") as "sqlite" | "postgres";
 
-/** A fresh, empty database for one test file: a new SQLite file, or a new database on the test Postgres. */
-export async function freshDatabase(): Promise<DatabaseConfig> {
-  if (databaseUnderTest === "sqlite") {
-    return { provider: "sqlite", file: join(mkdtempSync(join(tmpdir(), "engram-test-")), "engram.db") };
-  }
-  const adminUrl = inject("postgresAdminUrl");
-  const name = `engram_${randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
+const temporaryDirectories: string[] = [];
+const postgresDatabases: string[] = [];
+
+/** A new temporary folder, removed when the test file that asked for it ends (or else with the run's folder). */
+export function temporaryDirectory(prefix = "engram-test-"): string {
+  const dir = mkdtempSync(join(inject("temporaryRoot") ?? tmpdir(), prefix));
+  temporaryDirectories.push(dir);
+  return dir;
+}
+
+// Registered while the test file is being collected, before the file's own hooks; vitest runs "after" hooks in
+// reverse order, so this runs once the file's servers and connections are closed.
+afterAll(async () => {
+  for (const dir of temporaryDirectories.splice(0)) rmSync(dir, { recursive: true, force: true });
+  const databases = postgresDatabases.splice(0);
+  if (databases.length === 0) return;
+  await onPostgresAdmin(async (admin) => {
+    for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+});
+
+async function onPostgresAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: inject("postgresAdminUrl") });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A fresh, empty database, dropped when the test file ends: a new SQLite file, or a new database on the test Postgres. */
+export async function freshDatabase(): Promise<DatabaseConfig> {
+  if (databaseUnderTest === "sqlite") return { provider: "sqlite", file: join(temporaryDirectory(), "engram.db") };
+  const name = `engram_${randomUUID().replaceAll("-", "")}`;
+  await onPostgresAdmin((admin) => admin.query(`CREATE DATABASE ${name}`));
+  postgresDatabases.push(name);
+  const url = new URL(inject("postgresAdminUrl"));
   url.pathname = `/${name}`;
   return { provider: "postgres", url: url.toString(), poolSize: 20 };
 }

@@ -50,19 +50,35 @@ function shellQuote(value: string): string {
 export async function startLocalPostgres(): Promise<LocalPostgres> {
   const bin = postgresBinDir();
   const dir = mkdtempSync(join(tmpdir(), "engram-pg-"));
-  chmodSync(dir, 0o777);
-  if (process.getuid?.() === 0) execFileSync("chown", ["postgres", dir]);
   const dataDir = join(dir, "data");
-  const port = await freePort();
-  runPostgresCommand(join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
-  // Durability settings off: the data is thrown away, and tests and benchmarks measure the service, not fsync.
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  runPostgresCommand(join(bin, "pg_ctl"), ["-D", dataDir, "-o", serverOptions, "-l", join(dir, "server.log"), "-w", "start"]);
-  return {
-    adminUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
-    stop() {
-      runPostgresCommand(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const stopServer = () => runPostgresCommand(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    chmodSync(dir, 0o777);
+    if (process.getuid?.() === 0) execFileSync("chown", ["postgres", dir]);
+    const port = await freePort();
+    runPostgresCommand(join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
+    // Durability settings off: the data is thrown away, and tests and benchmarks measure the service, not fsync.
+    const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+    runPostgresCommand(join(bin, "pg_ctl"), ["-D", dataDir, "-o", serverOptions, "-l", join(dir, "server.log"), "-w", "start"]);
+    return {
+      adminUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+      stop() {
+        try {
+          stopServer();
+        } finally {
+          remove();
+        }
+      },
+    };
+  } catch (error) {
+    // A server that came up but did not answer in time must not outlive its deleted data directory.
+    if (existsSync(join(dataDir, "postmaster.pid"))) {
+      try {
+        stopServer();
+      } catch {}
+    }
+    remove();
+    throw error;
+  }
 }

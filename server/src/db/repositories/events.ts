@@ -1,19 +1,60 @@
 import type { TEnvironment } from "@engram/contract";
 import type { EventRepository } from "../../domain/ports";
 import type { BusinessEventRecord, KeySource } from "../../domain/records";
+import { Prisma } from "../generated/sqlite/client.ts";
 import type { PrismaTx } from "../prisma";
+
+type EventRow = Omit<BusinessEventRecord, "environment" | "keySource" | "metadata" | "effectsSuppressed" | "receivedAt"> & {
+  environment: string;
+  keySource: string;
+  metadata: string | null;
+  effectsSuppressed: unknown;
+  receivedAt: Date | string;
+};
+
+function eventRecord(row: EventRow): BusinessEventRecord {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    environment: row.environment as TEnvironment,
+    type: row.type,
+    text: row.text,
+    source: row.source,
+    subject: row.subject,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+    idempotencyKey: row.idempotencyKey,
+    keySource: row.keySource as KeySource,
+    triageRule: row.triageRule,
+    // Raw reads give SQLite's 0/1 as a number.
+    effectsSuppressed: Boolean(row.effectsSuppressed),
+    tokenId: row.tokenId,
+    requestId: row.requestId,
+    receivedAt: new Date(row.receivedAt),
+  };
+}
 
 export function eventRepository(db: PrismaTx): EventRepository {
   return {
     async find(id) {
       const row = await db.businessEvent.findUnique({ where: { id } });
-      if (!row) return null;
-      return {
-        ...row,
-        environment: row.environment as TEnvironment,
-        keySource: row.keySource as KeySource,
-        metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
-      } satisfies BusinessEventRecord;
+      return row ? eventRecord(row) : null;
+    },
+    async findByKeys({ orgId, environment }, keys) {
+      if (keys.length === 0) return [];
+      // On the batched ingestion path: plain SQL, as the ORM's per-query cost dominates there.
+      const rows = await db.$queryRaw<Array<EventRow & { response: string | null }>>`
+        SELECT "id", "orgId", "environment", "type", "text", "source", "subject", "metadata", "idempotencyKey", "keySource",
+          "triageRule", "effectsSuppressed", "tokenId", "requestId", "receivedAt", "response"
+        FROM "BusinessEvent"
+        WHERE "orgId" = ${orgId} AND "environment" = ${environment} AND "idempotencyKey" IN (${Prisma.join([...keys])})`;
+      // Events stored before answers were kept: their answer is rebuilt, which needs their candidates.
+      const unanswered = rows.filter((row) => row.response === null).map((row) => row.id);
+      const candidates = unanswered.length === 0 ? [] : await db.memory.findMany({ where: { eventId: { in: unanswered } }, select: { id: true, eventId: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+      return rows.map((row) => ({
+        event: eventRecord(row),
+        answer: row.response === null ? null : JSON.parse(row.response),
+        candidateIds: candidates.filter((memory) => memory.eventId === row.id).map((memory) => memory.id),
+      }));
     },
     async countByType(orgId) {
       const groups = await db.businessEvent.groupBy({

@@ -104,15 +104,17 @@ export function memoryRepository(db: PrismaTx, provider: DatabaseConfig["provide
       const rows = await db.$queryRaw<PackedRow[]>`SELECT ${PACKED_RECORD[provider]} FROM "Memory" m WHERE m."id" IN (${Prisma.join([...ids])})`;
       return unpackRows(rows).map(packedRecord);
     },
-    async setState(id, state, at) {
-      return toRecord(await db.memory.update({ where: { id }, data: { state, updatedAt: at } }));
+    async changeState(id, from, to, at) {
+      const { count } = await db.memory.updateMany({ where: { id, state: from }, data: { state: to, updatedAt: at } });
+      return count === 0 ? null : toRecord(await db.memory.findUniqueOrThrow({ where: { id } }));
     },
-    async recordReinforcement(id, at, recentUses) {
-      const row = await db.memory.update({
-        where: { id },
-        data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: at, recentUses: JSON.stringify(recentUses), updatedAt: at },
-      });
-      return toRecord(row);
+    async recordReinforcement(id, at, addUse) {
+      // Counting first takes the lock (the row's on Postgres, the database's on SQLite) before the use times are read.
+      await db.memory.updateMany({ where: { id }, data: { reinforcementCount: { increment: 1 } } });
+      const counted = toRecord(await db.memory.findUniqueOrThrow({ where: { id } }));
+      const recentUses = addUse(counted.recentUses);
+      await db.memory.updateMany({ where: { id }, data: { lastReinforcedAt: at, recentUses: JSON.stringify(recentUses), updatedAt: at } });
+      return { ...counted, lastReinforcedAt: at, recentUses, updatedAt: at };
     },
     async appendHistory(entry) {
       await db.memoryHistory.create({ data: { ...entry, id: newId("mhe") } });

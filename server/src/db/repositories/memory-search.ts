@@ -83,10 +83,29 @@ export const sqliteCandidates: CandidateSearch = async (db, scope, query) => {
   );
 };
 
+/**
+ * Postgres refuses a tsquery word over 2,046 bytes (and stores a longer lexeme mangled), so a longer term
+ * (a page of CJK without punctuation is one word) matches nothing there and is left out of its queries.
+ */
+const POSTGRES_LONGEST_TERM_BYTES = 2046;
+const postgresTerm = (term: string) => Buffer.byteLength(term) <= POSTGRES_LONGEST_TERM_BYTES;
+
+/** The lookup without the terms Postgres cannot search for, or null when it can match nothing. */
+function postgresLookup(query: CandidateQuery): CandidateQuery | null {
+  if (query.match === "any") {
+    const terms = query.terms.filter(postgresTerm);
+    return terms.length > 0 ? { ...query, terms } : null;
+  }
+  const groups = query.groups.map((group) => group.filter(postgresTerm));
+  return groups.every((group) => group.length > 0) ? { ...query, groups } : null;
+}
+
 /** How many of a scope's newest memories a newest-first lookup on Postgres reads before it searches them all. */
 export const POSTGRES_RECENT_WINDOW = 2_000;
 
-export const postgresCandidates: CandidateSearch = async (db, scope, query) => {
+export const postgresCandidates: CandidateSearch = async (db, scope, lookup) => {
+  const query = postgresLookup(lookup);
+  if (!query) return [];
   const { order, limit } = query;
   const tsquery = termsExpression(query, { and: " & ", or: " | ", quote: "'" });
   if (order === "relevance") {
@@ -174,9 +193,12 @@ export const postgresStats: StatsQueries = {
     return { documents: first(rows, "documents"), averageLength: first(rows, "averageLength") };
   },
   async documentFrequencies(db, scope, terms) {
+    if (!terms.some(postgresTerm)) return terms.map(() => 0);
     // One pass over the rows holding any of the terms (found through the GIN index), counted per term.
-    const counts = terms.map((term, i) => Prisma.sql`count(*) FILTER (WHERE "searchVector" @@ ${quoted(term, "'")}::tsquery) AS ${Prisma.raw(`"t${i}"`)}`);
-    const any = terms.map((term) => quoted(term, "'")).join(" | ");
+    const counts = terms.map((term, i) =>
+      postgresTerm(term) ? Prisma.sql`count(*) FILTER (WHERE "searchVector" @@ ${quoted(term, "'")}::tsquery) AS ${Prisma.raw(`"t${i}"`)}` : Prisma.sql`0 AS ${Prisma.raw(`"t${i}"`)}`,
+    );
+    const any = terms.filter(postgresTerm).map((term) => quoted(term, "'")).join(" | ");
     const [row] = await db.$queryRaw<Array<Record<string, unknown>>>`
       SELECT ${Prisma.join(counts)} FROM "Memory"
       WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable' AND "searchVector" @@ ${any}::tsquery`;

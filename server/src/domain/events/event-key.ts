@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { requestHash } from "../idempotency";
-import type { EventInput } from "./ingestion";
+import type { EventInput } from "./event-plan";
 
 /** The payload as it is hashed: key order and JSON whitespace never matter (`requestHash` is canonical). */
 export function eventRequestHash(input: EventInput): string {
@@ -8,7 +8,7 @@ export function eventRequestHash(input: EventInput): string {
 }
 
 /**
- * The key of an event sent without Idempotency-Key (spec 6.3): its source, its type and a hash of the
+ * The key of an event sent without Idempotency-Key: its source, its type and a hash of the
  * normalized payload, so a retried delivery of the same event resolves to the first one.
  */
 export function derivedEventKey(input: EventInput): string {

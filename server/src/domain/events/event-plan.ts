@@ -29,7 +29,7 @@ export interface EventPlan {
   workflowMove: { key: WorkflowKey; state: string; details: Record<string, unknown> } | null;
 }
 
-/** Outside production, automation, notifications and external writes never act on an event (spec 6.5). */
+/** Outside production, automation, notifications and external writes never act on an event */
 export function effectsSuppressedIn(environment: TEnvironment): boolean {
   return environment !== "production";
 }

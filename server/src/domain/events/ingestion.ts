@@ -5,7 +5,9 @@ import type { IdempotentResult } from "../idempotency";
 import { type Decision, writeIdempotentBatch } from "../idempotent-batch";
 import type { Store, WorkflowKey, WriteBatch } from "../ports";
 import type { WorkflowStateRecord } from "../records";
+import { eventAnswer } from "./event-answer";
 import { derivedEventKey, eventRequestHash } from "./event-key";
+import { eventKeys } from "./event-ledger";
 import { type EventInput, type EventPlan, type EventSubmission, planEvent } from "./event-plan";
 
 export type { EventInput } from "./event-plan";
@@ -14,11 +16,12 @@ type Outcome = IdempotentResult<TEventResult>;
 
 const workflowKeyId = (key: WorkflowKey) => [key.orgId, key.environment, key.workflow, key.subject, key.track].join("\u0000");
 
-/** Developer-event ingestion (spec 6): exactly once per key and environment, in batched transactions. */
-export function eventIngestion(store: Store) {
+/** Developer-event ingestion: exactly once per key and environment for as long as the event is stored, in batched transactions. */
+export function eventIngestion(store: Store, { now: clock = () => new Date() }: { now?: () => Date } = {}) {
   const queue = new BatchQueue<EventSubmission, Outcome>((batch) =>
     writeIdempotentBatch(store, batch, {
-      route: "memory.events",
+      ledger: eventKeys(store),
+      now: clock,
       decide: (writers) => decideEvents(store, writers),
       replayed: (body) => ({ ...body, replayed: true }),
     }),
@@ -35,7 +38,7 @@ export function eventIngestion(store: Store) {
         key: idempotencyKey ?? derivedEventKey(input),
         keySource: idempotencyKey ? "header" : "derived",
         hash: eventRequestHash(input),
-        receivedAt: new Date(),
+        receivedAt: clock(),
       });
     },
     countByType: (orgId: string) => store.events.countByType(orgId),
@@ -49,15 +52,16 @@ export type EventIngestion = ReturnType<typeof eventIngestion>;
 async function decideEvents(store: Store, writers: EventSubmission[]) {
   const plans = writers.map(planEvent);
   const changes = await moveWorkflows(store, plans);
-  const decisions: Array<Decision<TEventResult>> = plans.map((plan, i) => ({
-    status: 201,
-    body: resultBody(writers[i]!, plan, changes.perPlan[i]!),
-    write(batch: WriteBatch) {
-      batch.insertEvents([plan.event]);
-      if (plan.candidate) batch.insertMemories([plan.candidate.memory], [plan.candidate.history]);
-    },
-  }));
+  const decisions: Array<Decision<TEventResult>> = plans.map((plan, i) => {
+    const body = eventAnswer(plan.event, plan.candidate ? [plan.candidate.memory.id] : [], changes.perPlan[i]!);
+    return { status: 201, body, write: (batch: WriteBatch) => writeEvent(batch, plan, body) };
+  });
   return { decisions, writeShared: (batch: WriteBatch) => batch.upsertWorkflows(changes.finalStates) };
+}
+
+function writeEvent(batch: WriteBatch, plan: EventPlan, answer: TEventResult): void {
+  batch.insertEvents([{ event: plan.event, answer }]);
+  if (plan.candidate) batch.insertMemories([plan.candidate.memory], [plan.candidate.history]);
 }
 
 /** Applies the batch's workflow moves in arrival order; returns each plan's change and the final states. */
@@ -78,27 +82,4 @@ async function moveWorkflows(store: Store, plans: EventPlan[]) {
     return [{ workflow: move.key.workflow, subject: move.key.subject, track: move.key.track || null, from, to: move.state }];
   });
   return { perPlan, finalStates: [...touched].map((id) => current.get(id)!) };
-}
-
-function resultBody(submission: EventSubmission, plan: EventPlan, workflowChanges: TWorkflowChange[]): TEventResult {
-  const { event } = plan;
-  const allowed = !event.effectsSuppressed;
-  return {
-    eventId: event.id,
-    replayed: false,
-    idempotencyKey: submission.key,
-    keySource: submission.keySource,
-    environment: event.environment,
-    effects: { productionAutomation: allowed, notifications: allowed, externalWrites: allowed },
-    records: {
-      sourceKind: "developer_event",
-      businessEvent: { id: event.id, type: event.type, subject: event.subject, source: event.source, receivedAt: event.receivedAt.toISOString() },
-    },
-    triage: {
-      rule: event.triageRule,
-      outcome: event.triageRule === null ? "unknown_type" : plan.candidate ? "candidate" : "recorded",
-    },
-    workflowChanges,
-    candidateIds: plan.candidate ? [plan.candidate.memory.id] : [],
-  };
 }

@@ -1,0 +1,120 @@
+import { countTokens as countPreToken } from "gpt-tokenizer";
+import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
+
+/**
+ * Token counting with the o200k tokenizer in time linear in the text, whatever the text.
+ *
+ * The tokenizer splits text into pre-tokens (a word, a run of punctuation or of whitespace) and merges
+ * each one's bytes pairwise, at a cost that grows with the square of the pre-token's length: a page of
+ * CJK or Thai without punctuation, or a long run of one character, is a single pre-token. Pre-tokens of
+ * ordinary text are short and are tokenized exactly, one at a time (the tokenizer splits a pre-token on
+ * its own into itself, so the sum is the text's exact count). A longer one counts as its UTF-8 length,
+ * which it never exceeds (every token is at least one byte): counts are exact for ordinary text and an
+ * upper bound otherwise, never an under-count.
+ *
+ * Text that spells a special token (`<|endoftext|>`) is counted as the plain text it is.
+ */
+
+/** The longest pre-token, in UTF-16 code units, that is tokenized exactly; longer ones count as their UTF-8 length. */
+export const LONGEST_EXACT_PRE_TOKEN = 128;
+
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** UTF-8 bytes of the character at `i`, as the tokenizer encodes it (a lone surrogate as U+FFFD, three bytes). */
+function utf8Bytes(text: string, i: number): 1 | 2 | 3 | 4 {
+  const code = text.charCodeAt(i);
+  if (code < 0x80) return 1;
+  if (code < 0x800) return 2;
+  if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) return 4;
+  return 3;
+}
+
+/** The longest prefix of `text` whose UTF-8 length is at most `limit` bytes, cut between characters. */
+function utf8Prefix(text: string, limit: number): { end: number; bytes: number } {
+  let end = 0;
+  let bytes = 0;
+  while (end < text.length) {
+    const size = utf8Bytes(text, end);
+    if (bytes + size > limit) break;
+    bytes += size;
+    end += size === 4 ? 2 : 1;
+  }
+  return { end, bytes };
+}
+
+function tokensOf(preToken: string): number {
+  return preToken.length <= LONGEST_EXACT_PRE_TOKEN ? countPreToken(preToken, PLAIN_TEXT) : utf8Prefix(preToken, Infinity).bytes;
+}
+
+// The tokenizer's own pre-token pattern, copied so that no one else's use of its lastIndex affects ours.
+const PRE_TOKEN = new RegExp(O200K_TOKEN_SPLIT_REGEX);
+
+function preTokens(text: string) {
+  return text.matchAll(PRE_TOKEN);
+}
+
+/** The text's o200k token count: exact for ordinary text, else an upper bound. */
+export function countTokens(text: string): number {
+  let total = 0;
+  for (const [preToken] of preTokens(text)) total += tokensOf(preToken);
+  return total;
+}
+
+/** A bound on the text's count in one cheap pass: its UTF-8 length (every token is at least one byte). */
+export function tokenUpperBound(text: string): number {
+  return utf8Prefix(text, Infinity).bytes;
+}
+
+/**
+ * `countTokens(text)` when it is at most `limit`, else false; stops as soon as the limit is passed, so a
+ * megabyte is not counted whole just to be refused.
+ */
+export function countTokensWithin(text: string, limit: number): number | false {
+  let total = 0;
+  for (const [preToken] of preTokens(text)) {
+    // Every pre-token is at least one token: no need to count one that cannot fit.
+    if (total >= limit) return false;
+    total += tokensOf(preToken);
+    if (total > limit) return false;
+  }
+  return total;
+}
+
+/** The longest prefix of a pre-token, cut between characters, that counts at most `room` tokens. */
+function prefixWithin(preToken: string, room: number): string {
+  // A long one counts as its UTF-8 length: as many characters as that many bytes hold (a shorter prefix counts no more).
+  if (preToken.length > LONGEST_EXACT_PRE_TOKEN) return preToken.slice(0, utf8Prefix(preToken, room).end);
+  const chars = Array.from(preToken);
+  // Counts of a short pre-token's prefixes grow with their length, though not strictly: any prefix found within room will do.
+  let fits = 0;
+  let misses = chars.length;
+  while (misses - fits > 1) {
+    const middle = (fits + misses) >> 1;
+    if (countTokens(chars.slice(0, middle).join("")) <= room) fits = middle;
+    else misses = middle;
+  }
+  return chars.slice(0, fits).join("");
+}
+
+/**
+ * `text` cut to count at most `maxTokens` tokens: whole pre-tokens while they fit, then as much of the
+ * next one as fits, cut between characters.
+ */
+export function truncateToTokens(text: string, maxTokens: number): string {
+  const starts: number[] = [];
+  let total = 0;
+  for (const match of preTokens(text)) {
+    starts.push(match.index);
+    const tokens = tokensOf(match[0]);
+    if (total + tokens <= maxTokens) {
+      total += tokens;
+      continue;
+    }
+    let cut = text.slice(0, match.index) + prefixWithin(match[0], maxTokens - total);
+    // The end of a cut can split into pre-tokens differently from the whole text (a whitespace run that
+    // lost what followed it): step back whole pre-tokens until the cut counts within the limit.
+    while (countTokensWithin(cut, maxTokens) === false) cut = text.slice(0, starts.pop() ?? 0);
+    return cut;
+  }
+  return text;
+}

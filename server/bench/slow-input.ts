@@ -1,0 +1,180 @@
+/**
+ * Slow inputs: the longest time one request holds the server's event loop, for texts built so that one
+ * pre-token is as long as the field allows (the tokenizer's cost grows with the square of a pre-token's
+ * length) and a few shapes near them. Each shape goes to chat completions at the 1 MiB body limit, to
+ * encode (memories of 8,000 characters) and recall with a context block (limit 100, a 2,000-character
+ * query), and to the embedded responder (a question as long as the context allows, and a memory it quotes
+ * and must cut at max_tokens). The server runs in this process and the requests come from a worker
+ * thread, so the event-loop monitor sees only the server's work.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
+import { DEFAULT_MODEL_ID, memoryScopes } from "@engram/contract";
+import { countTokens } from "@engram/retrieval";
+import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/tokens";
+import { MAX_BODY_BYTES } from "../src/http/body";
+import { createLogger } from "../src/logger";
+import { startServer } from "../src/server";
+
+/** No request may hold the event loop longer than this. */
+export const TARGET_HOLD_MS = 100;
+const MEMORIES_PER_SHAPE = 10;
+
+const cjkAt = (i: number) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000));
+/** `unit(i)` for i = offset, offset + 1, … joined until `length` UTF-16 code units. */
+function build(unit: (i: number) => string, length: number, offset: number): string {
+  const parts: string[] = [];
+  for (let size = 0, i = offset; size < length; i++) {
+    const part = unit(i);
+    parts.push(part);
+    size += part.length;
+  }
+  return parts.join("").slice(0, length);
+}
+
+/** Each shape, as `length` code units; a different `offset` makes a different text of the same shape. */
+const SHAPES: Record<string, (length: number, offset: number) => string> = {
+  "distinct CJK without spaces": (n, o) => build(cjkAt, n, o * 7_777),
+  "Thai without spaces": (n, o) => build((i) => String.fromCharCode(0x0e01 + ((i * 7) % 0x2e)) + (i % 3 === 0 ? "\u0e34" : ""), n, o * 101),
+  "one letter": (n, o) => String.fromCharCode(97 + (o % 26)).repeat(n),
+  "random lowercase letters": (n, o) => build((i) => String.fromCharCode(97 + ((i * 7 + (i >> 2)) % 26)), n, o * 1_009),
+  "capital letters": (n, o) => build((i) => String.fromCharCode(65 + ((i * 11 + (i >> 3)) % 26)), n, o * 1_013),
+  "a letter and combining marks": (n, o) => "e" + build((i) => String.fromCharCode(0x0300 + (i % 0x30)), n - 1, o),
+  spaces: (n, o) => `${o}${" ".repeat(n - String(o).length)}`,
+  "mixed whitespace": (n, o) => build((i) => [" ", "\t", " ", "\u00a0", "\u3000"][i % 5]!, n, o),
+  "newlines and CRLF": (n, o) => build((i) => (i % 3 === 0 ? "\n" : i % 3 === 1 ? " " : "\r\n"), n, o),
+  "one punctuation mark": (n, o) => "!?.-*=#"[o % 7]!.repeat(n),
+  "mixed punctuation": (n, o) => build((i) => "!#$%&*+,-.:;<=>?@^_|~"[(i * 5 + (i >> 3)) % 21]!, n, o * 37),
+  emoji: (n, o) => build((i) => String.fromCodePoint(0x1f300 + ((i * 31) % 700)), n, o * 53),
+  "lone surrogates": (n, o) => build((i) => String.fromCharCode(0xdc00 + (i % 1024)), n, o * 7),
+  digits: (n, o) => build((i) => String((i * 7919) % 1000).padStart(3, "0"), n, o * 331),
+  "CJK clauses just short of the exact limit": (n, o) => build((i) => (i % 128 === 0 ? "，" : cjkAt(i)), n, o * 7_777),
+  "English prose (control)": (n, o) =>
+    build((i) => `${["The", "ledger", "consumer", "restarts", "after", "a", "failed", "deploy", `#${i}`, "and", "pages", "on-call."][i % 12]} `, n, o * 12),
+};
+
+type Path = "chat 1 MiB" | "encode" | "recall+context" | "embedded";
+const PATHS: Path[] = ["chat 1 MiB", "encode", "recall+context", "embedded"];
+
+export interface SlowInputRow {
+  shape: string;
+  /** The longest hold of any request on each path, in milliseconds. */
+  holds: Record<Path, number>;
+}
+
+/** `text` cut so that `wrap(text)` as JSON fits the body limit. */
+function atBodyLimit(shape: (length: number, offset: number) => string, wrap: (text: string) => unknown): string {
+  let length = MAX_BODY_BYTES;
+  for (;;) {
+    const text = shape(length, 0);
+    const bytes = Buffer.byteLength(JSON.stringify(wrap(text)));
+    if (bytes <= MAX_BODY_BYTES) return text;
+    length = Math.floor((length * MAX_BODY_BYTES) / bytes) - 64;
+  }
+}
+
+/** The shape as long as a question can be and still fit the context with `maxTokens` to answer. */
+function fittingQuestion(shape: (length: number, offset: number) => string, tokens: number): string {
+  let length = 64;
+  while (countTokens(`ledger note ${shape(length * 2, 3)}`) <= tokens && length < 64_000) length *= 2;
+  return `ledger note ${shape(length, 3)}`;
+}
+
+// Plain JavaScript for the worker, so it needs no TypeScript loader: sends each request it is given.
+const CLIENT = `
+const { parentPort } = require("node:worker_threads");
+parentPort.on("message", async ({ url, token, body }) => {
+  try {
+    const response = await fetch(url, { method: "POST", headers: { authorization: "Bearer " + token, "content-type": "application/json" }, body });
+    const text = await response.text();
+    parentPort.postMessage({ status: response.status, text: response.status >= 300 ? text.slice(0, 300) : "" });
+  } catch (error) {
+    parentPort.postMessage({ status: 0, text: String(error) });
+  }
+});`;
+
+export async function benchSlowInput(): Promise<SlowInputRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), "engram-bench-slow-"));
+  // No upstream configured: chat completions are answered by the embedded responder.
+  const server = await startServer(
+    { port: 0, host: "127.0.0.1", dataDir: tmpdir(), database: { provider: "sqlite", file: join(dir, "engram.db") }, logLevel: "silent", authCacheMs: DEFAULT_AUTH_CACHE_MS, rateLimits: "off" },
+    createLogger("silent"),
+  );
+  const client = new Worker(CLIENT, { eval: true });
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  /** Sends one request from the worker and answers the longest hold of the event loop while it was served. */
+  async function hold(path: string, token: string, body: unknown, expect: number[]): Promise<{ ms: number; status: number }> {
+    const bytes = new TextEncoder().encode(JSON.stringify(body));
+    // The monitor's first timer only sets its baseline, and a hold is recorded when the timer finally runs.
+    histogram.reset();
+    histogram.enable();
+    await tick();
+    const answered = new Promise<{ status: number; text: string }>((resolve) => client.once("message", resolve));
+    client.postMessage({ url: `${server.url}${path}`, token, body: bytes }, [bytes.buffer]);
+    const { status, text } = await answered;
+    await tick();
+    histogram.disable();
+    if (!expect.includes(status)) throw new Error(`${path} answered ${status}: ${text}`);
+    return { ms: histogram.max / 1e6, status };
+  }
+
+  const rows: SlowInputRow[] = [];
+  try {
+    const { organizations, tokens } = server.services;
+    // The first round warms the JIT and is not reported: its holds are compilation, not the inputs.
+    const rounds: Array<[string, (length: number, offset: number) => string]> = [["warm-up", (n, o) => SHAPES["English prose (control)"]!(n, o + 1_000)], ...Object.entries(SHAPES)];
+    for (const [name, shape] of rounds) {
+      const org = await organizations.create({ name: `slow-${name}` });
+      const { token } = await tokens.create({ orgId: org.id, name: "bench", scopes: [...memoryScopes, "inference:chat"], environment: "production" });
+      const holds = Object.fromEntries(PATHS.map((path) => [path, 0])) as Record<Path, number>;
+      const record = (path: Path, answer: { ms: number; status: number }) => {
+        holds[path] = Math.max(holds[path], answer.ms);
+        return answer.status;
+      };
+
+      // Refusals are answers too: the context is too long, or a memory field holds an unpaired surrogate.
+      const chat = (content: string, maxTokens: number) => ({ model: DEFAULT_MODEL_ID, messages: [{ role: "user", content }], max_tokens: maxTokens });
+      const message = atBodyLimit(shape, (text) => chat(text, 16));
+      record("chat 1 MiB", await hold("/v1/chat/completions", token, chat(message, 16), [200, 400]));
+
+      for (let i = 0; i < MEMORIES_PER_SHAPE; i++) {
+        const text = `Ledger note ${i}: ${shape(7_900, i + 1)}`;
+        record("encode", await hold("/v1/memory", token, { text, subject: "ledger" }, [201, 400]));
+      }
+      for (const query of ["ledger note", `ledger ${shape(1_990, 2)}`]) {
+        record("recall+context", await hold("/v1/memory/retrieve", token, { query, limit: 100, includeContext: true }, [200, 400]));
+      }
+
+      // One memory short enough for the context block, so the embedded responder quotes it and cuts it at max_tokens.
+      await hold("/v1/memory", token, { text: `Ledger note quoted: ${shape(600, 4)}`, subject: "ledger" }, [201, 400]);
+      record("embedded", await hold("/v1/chat/completions", token, chat("What is in the ledger note?", 40), [200]));
+      record("embedded", await hold("/v1/chat/completions", token, chat(fittingQuestion(shape, 5_000), 1_000), [200, 400]));
+      if (name !== "warm-up") rows.push({ shape: name, holds });
+    }
+  } finally {
+    await client.terminate();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** The table of holds per shape and path, and the longest beside the target with PASS or FAIL. */
+export function formatSlowInputRows(rows: SlowInputRow[]): string {
+  const width = Math.max(...rows.map((row) => row.shape.length));
+  const lines = [
+    "Slow inputs: longest event-loop hold of one request (ms), SQLite, embedded responder",
+    "",
+    `${"shape".padEnd(width)}  ${PATHS.map((path) => path.padStart(16)).join("")}`,
+    ...rows.map((row) => `${row.shape.padEnd(width)}  ${PATHS.map((path) => row.holds[path].toFixed(1).padStart(16)).join("")}`),
+  ];
+  const worst = rows.flatMap((row) => PATHS.map((path) => ({ row, path, ms: row.holds[path] }))).reduce((a, b) => (b.ms > a.ms ? b : a));
+  const verdict = worst.ms <= TARGET_HOLD_MS ? "PASS" : "FAIL";
+  lines.push("", `longest hold ${worst.ms.toFixed(1)} ms (${worst.path}, ${worst.row.shape}); target at most ${TARGET_HOLD_MS} ms: ${verdict}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,112 @@
+import { parseArgs, inspect } from "node:util";
+import { configFromEnv } from "../config";
+import { migrate } from "../db/migrations";
+import { openStore } from "../db/store";
+import { AppError } from "../domain/errors";
+import { createServices } from "../services";
+import * as admin from "./admin";
+import { serve } from "./serve";
+import { UsageError } from "./usage";
+
+const USAGE = `engram — organization memory for AI assistants
+
+Usage:
+  engram serve                                   start the HTTP server (migrates first)
+  engram migrate                                 apply pending database migrations
+  engram org create --name NAME [--plan free|spark|seed|rise|boost] [--founder] [--no-environments]
+  engram org list
+  engram org write-mode ORG_ID direct|candidate  candidate review needs a paid plan, never a founder workspace
+  engram token create --org ORG_ID --name NAME [--scopes s1,s2] [--environment test|staging|production]
+                      [--agents slug1,slug2]     print a new token (shown once)
+  engram token list --org ORG_ID
+  engram token revoke TOKEN_ID
+  engram candidate list --org ORG_ID [--environment ENV]
+  engram candidate promote|reject MEMORY_ID [--reason TEXT] [--actor NAME]
+  engram events stats --org ORG_ID               events received per type, known and unknown
+  engram workflows list --org ORG_ID [--environment ENV]
+
+Configuration comes from PORT, ENGRAM_DATA_DIR, DATABASE_URL and LOG_LEVEL (see the README).`;
+
+const options = {
+  name: { type: "string" },
+  plan: { type: "string" },
+  founder: { type: "boolean" },
+  "no-environments": { type: "boolean" },
+  org: { type: "string" },
+  scopes: { type: "string" },
+  environment: { type: "string" },
+  agents: { type: "string" },
+  reason: { type: "string" },
+  actor: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** What a CLI run reads and writes instead of the process globals, so it can also run inside a test. */
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  /** One line of output (no trailing newline). */
+  out(line: string): void;
+  /** One line of diagnostics. */
+  err(line: string): void;
+}
+
+export const processIo: CliIo = {
+  env: process.env,
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/**
+ * Runs one command and resolves to the exit status: 0, 2 for a mistake in the call or a refused request, 1 for
+ * anything else. `serve` resolves once listening; the server then runs until SIGINT or SIGTERM.
+ */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  try {
+    await dispatch(argv, io);
+    return 0;
+  } catch (error) {
+    const parseError = error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
+    if (error instanceof UsageError || error instanceof AppError || parseError) {
+      io.err(`engram: ${error.message}`);
+      return 2;
+    }
+    io.err(inspect(error));
+    return 1;
+  }
+}
+
+async function dispatch(argv: string[], io: CliIo): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true });
+  const [command, sub, arg, arg2] = positionals;
+  if (values.help || !command) return io.out(USAGE);
+  const config = configFromEnv(io.env);
+
+  if (command === "serve") return serve(config, io.out);
+  if (command === "migrate") {
+    const result = await migrate(config.database);
+    return io.out(result.applied.length ? `applied: ${result.applied.join(", ")}` : "database is up to date");
+  }
+
+  const commands: Record<string, (cli: admin.AdminContext) => Promise<void>> = {
+    "org create": (c) => admin.createOrg(c, values),
+    "org list": (c) => admin.listOrgs(c),
+    "org write-mode": (c) => admin.setWriteMode(c, arg, arg2),
+    "token create": (c) => admin.createToken(c, values),
+    "token list": (c) => admin.listTokens(c, values),
+    "token revoke": (c) => admin.revokeToken(c, arg),
+    "candidate list": (c) => admin.listCandidates(c, values),
+    "candidate promote": (c) => admin.reviewCandidate(c, "promote", arg, values),
+    "candidate reject": (c) => admin.reviewCandidate(c, "reject", arg, values),
+    "events stats": (c) => admin.eventStats(c, values),
+    "workflows list": (c) => admin.listWorkflows(c, values),
+  };
+  const run = commands[`${command} ${sub ?? ""}`.trim()];
+  if (!run) throw new UsageError(`unknown command "${positionals.join(" ")}"; see engram --help`);
+
+  const store = await openStore(config.database);
+  try {
+    await run({ services: createServices(store), out: io.out });
+  } finally {
+    await store.close();
+  }
+}

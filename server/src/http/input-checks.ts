@@ -1,0 +1,75 @@
+import type { RequestHandler } from "express";
+import { AppError } from "../domain/errors";
+
+/** No route's body nests this deep (event metadata, the deepest, stops at 5 levels of its own). */
+export const MAX_BODY_DEPTH = 32;
+
+// Postgres refuses NUL in text and JSON while SQLite stores it; a lone surrogate has no UTF-8 form at all.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Why `text` cannot be stored as sent on every backend, or null when it can. */
+function stringProblem(text: string): string | null {
+  if (text.includes("\u0000")) return "must not contain a NUL character (\\u0000)";
+  if (LONE_SURROGATE.test(text)) return "must not contain an unpaired UTF-16 surrogate (\\ud800-\\udfff)";
+  return null;
+}
+
+interface Visit {
+  value: unknown;
+  key: string;
+  depth: number;
+  parent: Visit | null;
+}
+
+function pathOf(visit: Visit): string[] {
+  const keys: string[] = [];
+  for (let at: Visit | null = visit; at?.parent; at = at.parent) keys.push(at.key);
+  return keys.reverse();
+}
+
+/**
+ * The first problem in a parsed JSON body: a string (object keys included) that cannot be stored as sent,
+ * named by the dotted path of its field (`messages.0.content`; a bad key names the object holding it), or
+ * nesting deeper than MAX_BODY_DEPTH, named by the top-level field (deep values would overflow the stack
+ * of every recursive reader after this). Iterative, and a path is built only for the one problem reported,
+ * so the check is linear in the body's size.
+ */
+export function bodyProblem(body: unknown): { path: string; problem: string } | null {
+  const stack: Visit[] = [{ value: body, key: "", depth: 0, parent: null }];
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    const { value, depth } = visit;
+    if (typeof value === "string") {
+      const problem = stringProblem(value);
+      if (problem) return { path: pathOf(visit).join("."), problem };
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (depth > MAX_BODY_DEPTH) return { path: pathOf(visit)[0]!, problem: `must not be nested deeper than ${MAX_BODY_DEPTH} levels` };
+    const keys = Object.keys(value);
+    for (const key of Array.isArray(value) ? [] : keys) {
+      const problem = stringProblem(key);
+      if (problem) return { path: pathOf(visit).join("."), problem: `field names ${problem}` };
+    }
+    // Pushed last to first, so fields are checked in the order they were sent.
+    for (let i = keys.length - 1; i >= 0; i--) {
+      stack.push({ value: (value as Record<string, unknown>)[keys[i]!], key: keys[i]!, depth: depth + 1, parent: visit });
+    }
+  }
+  return null;
+}
+
+/**
+ * Refuses a NUL or a lone surrogate in any path parameter or body string, and absurd nesting, for every
+ * route in one place: both backends answer the same 400 instead of one storing it and the other failing.
+ */
+export const checkInput: RequestHandler = (req, _res, next) => {
+  for (const [name, value] of Object.entries(req.params)) {
+    const problem = stringProblem(value);
+    if (problem) return next(new AppError("invalid_parameter", `${name}: ${problem}.`, name));
+  }
+  const found = bodyProblem(req.body);
+  if (!found) return next();
+  const param = found.path || null;
+  next(new AppError("invalid_parameter", param ? `${param}: ${found.problem}.` : `The request body's ${found.problem}.`, param));
+};

@@ -1,0 +1,118 @@
+import { memoryScopes, ZErrorBody } from "@engram/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest, startTestServer, type TestServer } from "../support/harness";
+import { sendRaw, type RawResponse } from "./raw-http";
+import { bodyRoutes, pathFor, withField } from "./route-catalogue";
+
+/**
+ * Every route that takes a body, fed what a hostile client sends: broken and non-object JSON, wrong types,
+ * unicode a database or tokenizer chokes on, bytes that are not UTF-8, content types and encodings it did not
+ * ask for, and bodies over the limit. Each answers its documented 4xx in the documented shape, and the
+ * organization's stored data is exactly what it was before.
+ */
+
+let server: TestServer;
+let orgId: string;
+let token: string;
+let memoryId: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ rateLimits: "off" });
+  orgId = await server.newOrg();
+  token = await server.newToken(orgId, { scopes: [...memoryScopes, "inference:chat"] });
+  const created = await rawRequest(server.url, "/v1/memory", { token, body: JSON.stringify({ text: "The one stored memory.", subject: "payments" }) });
+  memoryId = created.body.memory.id;
+});
+afterAll(() => server?.stop());
+
+afterAll(async () => {
+  // Nothing any hostile request sent was stored or changed.
+  const memories = await server.db.memory.findMany({ where: { orgId } });
+  expect(memories.map((m) => [m.id, m.text, m.state, m.reinforcementCount])).toEqual([[memoryId, "The one stored memory.", "durable", 0]]);
+  expect(await server.db.memoryHistory.count({ where: { memoryId } })).toBe(1);
+  expect(await server.db.businessEvent.count({ where: { orgId } })).toBe(0);
+  expect(await server.db.idempotencyRecord.count({ where: { orgId } })).toBe(0);
+  expect(await server.db.workflowState.count({ where: { orgId } })).toBe(0);
+  expect(await server.db.agent.count({ where: { orgId } })).toBe(0);
+});
+
+function send(path: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return sendRaw(server.url, { path, body, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers } });
+}
+
+function expectError(res: RawResponse, status: number, code: string, param?: string | null): void {
+  expect({ status: res.status, code: res.json?.error?.code }, res.text).toEqual({ status, code });
+  expect(ZErrorBody.safeParse(res.json).success, res.text).toBe(true);
+  expect(res.text).not.toMatch(/prisma|sqlite|postgres|at \w+ \(|stack/i);
+  if (param !== undefined) expect(res.json.error.param).toBe(param);
+}
+
+/** The JSON text of `body` with `marker` replaced by raw JSON (escapes JSON.stringify would not write). */
+function rawJson(body: Record<string, unknown>, field: string, rawValue: string): string {
+  return JSON.stringify(withField(body, field, "\u0001MARK\u0001")).replace('"\\u0001MARK\\u0001"', rawValue);
+}
+
+describe.each(bodyRoutes)("$name ($method $path)", (route) => {
+  const path = () => pathFor(route, memoryId);
+  const body = route.validBody!;
+  const fields = route.stringFields ?? [];
+
+  it("answers malformed JSON with invalid_json", async () => {
+    for (const text of ['{"text": "x"', "{text: 'x'}", "{}}", "\u0000", "[1,]"]) expectError(await send(path(), text), 400, "invalid_json");
+  });
+
+  it("answers a body that is not an object with invalid_parameter", async () => {
+    for (const text of ["[]", '"remember this"', "42", "null", "true", JSON.stringify([body])]) {
+      expectError(await send(path(), text), 400, "invalid_parameter", null);
+    }
+  });
+
+  // Metadata is free-form: any JSON value is data there.
+  it.each(fields.filter((field) => !field.startsWith("metadata.")))("rejects a wrong type in %s, naming the field", async (field) => {
+    for (const value of [42, true, ["a"], { a: 1 }]) expectError(await send(path(), JSON.stringify(withField(body, field, value))), 400, "invalid_parameter", field);
+  });
+
+  it.each(fields)("rejects a lone surrogate in %s, naming the field", async (field) => {
+    for (const raw of ['"a\\ud800b"', '"\\udfff"', '"x\\ud83d"']) expectError(await send(path(), rawJson(body, field, raw)), 400, "invalid_parameter", field);
+  });
+
+  it.each(fields)("rejects a NUL character in %s, naming the field", async (field) => {
+    for (const raw of ['"a\\u0000b"', '"\\u0000"']) expectError(await send(path(), rawJson(body, field, raw)), 400, "invalid_parameter", field);
+  });
+
+  it("rejects bytes that are not UTF-8 with invalid_json", async () => {
+    const field = fields[0]!;
+    for (const bad of [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xc0, 0xaf]]) {
+      const [before, after] = rawJson(body, field, '"MARK"').split("MARK");
+      const bytes = Buffer.concat([Buffer.from(before!), Buffer.from(bad), Buffer.from(after!)]);
+      expectError(await send(path(), bytes), 400, "invalid_json");
+    }
+  });
+
+  it("rejects content types other than JSON and charsets other than UTF-8 with 415", async () => {
+    const json = JSON.stringify(body);
+    for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/json; charset=latin1", "application/json; charset=utf-16"]) {
+      expectError(await send(path(), json, { "content-type": contentType }), 415, "unsupported_media_type");
+    }
+  });
+
+  it("rejects an unknown Content-Encoding with 415, and a corrupt compressed body with 400", async () => {
+    expectError(await send(path(), JSON.stringify(body), { "content-encoding": "br-unknown" }), 415, "unsupported_media_type");
+    expectError(await send(path(), Buffer.from("not gzip at all"), { "content-encoding": "gzip" }), 400, "invalid_json");
+  });
+
+  it("answers a body over 1 MiB with 413, declared or not", async () => {
+    const big = rawJson(body, fields[0]!, JSON.stringify("a".repeat(1024 * 1024)));
+    expectError(await send(path(), big), 413, "payload_too_large");
+    expectError(await send(path(), "{}", { "content-length": String(100 * 1024 * 1024) }), 413, "payload_too_large");
+  });
+
+  it("rejects unknown fields, naming them, `__proto__` included and never merged into a prototype", async () => {
+    expectError(await send(path(), JSON.stringify({ ...body, extraField: 1 })), 400, "unknown_parameter", "extraField");
+    for (const key of ["__proto__", "constructor"]) {
+      const polluting = JSON.stringify(body).replace(/^\{/, `{"${key}":{"polluted":true},`);
+      expectError(await send(path(), polluting), 400, "unknown_parameter", key);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -1,0 +1,49 @@
+import { request } from "node:http";
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The parsed body, or undefined when it is not JSON. */
+  json: any;
+}
+
+export interface RawRequest {
+  method?: string;
+  /** Sent exactly as given: no normalisation of case, dots or percent-escapes. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+}
+
+/**
+ * One HTTP request with the exact bytes and path given; fetch would normalise paths, refuse some headers
+ * and re-encode bodies, which is what a hostile client does not do.
+ */
+export function sendRaw(baseUrl: string, { method = "POST", path, headers = {}, body }: RawRequest): Promise<RawResponse> {
+  const url = new URL(baseUrl);
+  const payload = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+  const allHeaders: Record<string, string> = { ...headers };
+  if (payload && !Object.keys(allHeaders).some((name) => name.toLowerCase() === "content-length")) {
+    allHeaders["content-length"] = String(payload.length);
+  }
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method, path, headers: allHeaders }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(payload);
+  });
+}

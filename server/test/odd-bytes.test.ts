@@ -1,0 +1,301 @@
+import { connect } from "node:net";
+import { deflateSync, gzipSync } from "node:zlib";
+import { DEFAULT_MODEL_ID, memoryScopes, ZErrorBody } from "@engram/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest, startTestServer, type TestServer } from "./support/harness";
+import { sendRaw, type RawResponse } from "./hostile/raw-http";
+
+/**
+ * Bytes a hostile client sends that a database, a decoder or the router chokes on: undecodable
+ * percent-escapes, lone surrogates and NULs in any string, bytes that are not UTF-8, compressed bodies (good,
+ * corrupt and bombs), declared sizes over the limit. Each answers a documented 4xx, the same on both backends,
+ * and nothing is stored.
+ */
+
+let server: TestServer;
+let orgId: string;
+let token: string;
+let memoryId: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ rateLimits: "off" });
+  orgId = await server.newOrg();
+  token = await server.newToken(orgId, { scopes: [...memoryScopes, "inference:chat"] });
+  memoryId = (await rawRequest(server.url, "/v1/memory", { token, body: JSON.stringify({ text: "The one stored memory." }) })).body.memory.id;
+});
+afterAll(() => server?.stop());
+
+/** Every rejected request leaves the organization with exactly its one memory, unchanged, and no events. */
+async function expectNothingStored(): Promise<void> {
+  const memories = await server.db.memory.findMany({ where: { orgId } });
+  expect(memories.map((m) => [m.id, m.text, m.state, m.reinforcementCount])).toEqual([[memoryId, "The one stored memory.", "durable", 0]]);
+  expect(await server.db.businessEvent.count({ where: { orgId } })).toBe(0);
+}
+
+function post(path: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return sendRaw(server.url, { path, body, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers } });
+}
+
+function expectError(res: RawResponse, status: number, code: string, param?: string | null): void {
+  expect({ status: res.status, code: res.json?.error?.code }, res.text).toEqual({ status, code });
+  expect(ZErrorBody.safeParse(res.json).success, res.text).toBe(true);
+  if (param !== undefined) expect(res.json.error.param, res.text).toBe(param);
+}
+
+const chat = (content: string, extra: Record<string, unknown> = {}) => ({ model: DEFAULT_MODEL_ID, messages: [{ role: "user", content }], ...extra });
+const event = (extra: Record<string, unknown> = {}) => ({ type: "deploy.completed", text: "Deployed payments 1.2.", ...extra });
+
+/** The JSON text of `body` with the string "MARK" replaced by raw JSON text (escapes JSON.stringify never writes). */
+function withRaw(body: unknown, raw: string): string {
+  return JSON.stringify(body).replace('"MARK"', raw);
+}
+
+/** Where a string may sit, per route, and the param the error names. */
+const stringFields: Array<[path: string, body: unknown, param: string]> = [
+  ["/v1/memory", { text: "MARK" }, "text"],
+  ["/v1/memory/agents/bot", { text: "ok", subject: "MARK" }, "subject"],
+  ["/v1/memory/recall", { query: "MARK" }, "query"],
+  ["/v1/memory/MEMORY_ID/reinforce", { reason: "MARK" }, "reason"],
+  ["/v1/memory/MEMORY_ID/suppress", { actor: "MARK" }, "actor"],
+  ["/v1/memory/events", event({ source: "MARK" }), "source"],
+  ["/v1/memory/events", event({ metadata: { deploy: { targets: ["eu", "MARK"] } } }), "metadata.deploy.targets.1"],
+  ["/v1/chat/completions", chat("MARK"), "messages.0.content"],
+  ["/v1/agents/bot/chat/completions", chat("hi", { user: "MARK" }), "user"],
+];
+
+describe("strings no database stores the same way", () => {
+  it.each(stringFields)("are refused in %s (%j), naming the field", async (path, body, param) => {
+    for (const raw of ['"a\\ud800b"', '"\\udfff"', '"x\\ud83d"', '"a\\u0000b"', '"\\u0000"']) {
+      expectError(await post(path.replace("MEMORY_ID", memoryId), withRaw(body, raw)), 400, "invalid_parameter", param);
+    }
+    await expectNothingStored();
+  });
+
+  it("are refused in object keys too", async () => {
+    for (const key of ["a\\ud800", "a\\u0000"]) {
+      const body = JSON.stringify(event({ metadata: { deploy: { MARK: 1 } } })).replace('"MARK"', `"${key}"`);
+      expectError(await post("/v1/memory/events", body), 400, "invalid_parameter", "metadata.deploy");
+    }
+    await expectNothingStored();
+  });
+
+  it("leave surrogate pairs (emoji) and other control characters alone", async () => {
+    const res = await post("/v1/memory/recall", JSON.stringify({ query: "🧠 \u0001 \t deploy" }));
+    expect(res.status, res.text).toBe(200);
+  });
+});
+
+describe("path parameters", () => {
+  const paths = [
+    ["GET", "/v1/memory/{id}/provenance", "id"],
+    ["POST", "/v1/memory/{id}/restore", "id"],
+    ["DELETE", "/v1/memory/{id}", "id"],
+    ["GET", "/v1/memory/agents/{id}/MEMORY_ID/provenance", "agentSlug"],
+    ["POST", "/v1/agents/{id}/chat/completions", "agentSlug"],
+  ] as const;
+  const call = (method: string, path: string) =>
+    sendRaw(server.url, {
+      method,
+      path: path.replace("MEMORY_ID", memoryId),
+      headers: { authorization: `Bearer ${token}`, ...(method === "POST" ? { "content-type": "application/json" } : {}) },
+      body: method === "POST" ? JSON.stringify(path.includes("chat") ? chat("hi") : {}) : undefined,
+    });
+
+  it.each(paths)("answer 400 invalid_parameter when they do not decode (%s %s)", async (method, path) => {
+    for (const bad of ["%ZZ", "%ED%A0%80", "%E0%A4%A", "%", "%C0%AF", "%FF"]) expectError(await call(method, path.replace("{id}", bad)), 400, "invalid_parameter");
+    await expectNothingStored();
+  });
+
+  it.each(paths)("answer 400 invalid_parameter naming the parameter when they hold a NUL (%s %s)", async (method, path, param) => {
+    for (const bad of ["%00", "a%00b", `${memoryId}%00`]) expectError(await call(method, path.replace("{id}", bad)), 400, "invalid_parameter", param);
+    await expectNothingStored();
+  });
+
+  it("answer by their rules at odd lengths", async () => {
+    expectError(await call("GET", `/v1/memory/${"m".repeat(101)}/provenance`), 400, "invalid_parameter", "id");
+    expectError(await call("GET", "/v1/memory/m/provenance"), 404, "memory_not_found");
+    expectError(await call("GET", "/v1/memory//provenance"), 404, "route_not_found");
+    expectError(await call("GET", `/v1/memory/agents/${"a".repeat(64)}/${memoryId}/provenance`), 400, "invalid_parameter", "agentSlug");
+    expect((await call("GET", `/v1/memory/agents/${"a".repeat(63)}/${memoryId}/provenance`)).status).toBe(200);
+  });
+});
+
+describe("bytes that are not UTF-8", () => {
+  it("answer 400 invalid_json instead of being replaced with U+FFFD", async () => {
+    for (const bad of [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80]]) {
+      const [before, after] = JSON.stringify({ text: "MARK" }).split("MARK");
+      expectError(await post("/v1/memory", Buffer.concat([Buffer.from(before!), Buffer.from(bad), Buffer.from(after!)])), 400, "invalid_json");
+    }
+    await expectNothingStored();
+  });
+
+  it("answer 415 when declared in another charset, and UTF-8 is accepted in any case or quoting", async () => {
+    const body = JSON.stringify({ query: "deploy" });
+    for (const charset of ["latin1", "utf-16", "utf-16le", "us-ascii", "nonsense"]) {
+      expectError(await post("/v1/memory/recall", body, { "content-type": `application/json; charset=${charset}` }), 415, "unsupported_media_type");
+    }
+    for (const contentType of ["application/json; charset=utf-8", "application/json;charset=UTF-8", 'application/json; charset="utf-8"', "APPLICATION/JSON"]) {
+      expect((await post("/v1/memory/recall", body, { "content-type": contentType })).status, contentType).toBe(200);
+    }
+  });
+});
+
+describe("compressed bodies", () => {
+  it("are inflated (gzip and deflate) and validated as usual", async () => {
+    const query = JSON.stringify({ query: "stored memory" });
+    for (const [encoding, compressed] of [["gzip", gzipSync(query)], ["deflate", deflateSync(query)], ["GZIP", gzipSync(query)]] as const) {
+      const res = await post("/v1/memory/recall", compressed, { "content-encoding": encoding });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.memories.map((m: { id: string }) => m.id)).toEqual([memoryId]);
+    }
+    expectError(await post("/v1/memory", gzipSync(JSON.stringify({ text: "" })), { "content-encoding": "gzip" }), 400, "invalid_parameter", "text");
+    expectError(await post("/v1/memory", gzipSync(withRaw({ text: "MARK" }, '"\\u0000"')), { "content-encoding": "gzip" }), 400, "invalid_parameter", "text");
+    await expectNothingStored();
+  });
+
+  it("answer 400 invalid_json when corrupt or truncated, and 415 in an encoding not supported", async () => {
+    const good = gzipSync(JSON.stringify({ text: "never stored" }));
+    expectError(await post("/v1/memory", Buffer.from("not gzip at all"), { "content-encoding": "gzip" }), 400, "invalid_json");
+    expectError(await post("/v1/memory", good.subarray(0, good.length - 12), { "content-encoding": "gzip" }), 400, "invalid_json");
+    expectError(await post("/v1/memory", Buffer.from("{}"), { "content-encoding": "deflate" }), 400, "invalid_json");
+    for (const encoding of ["br", "compress", "gzip, gzip", "x-unknown"]) {
+      expectError(await post("/v1/memory", good, { "content-encoding": encoding }), 415, "unsupported_media_type");
+    }
+    await expectNothingStored();
+  });
+
+  it("answer 413 when they inflate past 1 MiB, however small they were sent", async () => {
+    // 64 MiB of one letter in a JSON string: about 64 KiB once compressed.
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"text":"'), Buffer.alloc(64 * 1024 * 1024, "a"), Buffer.from('"}')]));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const res = await post("/v1/memory", bomb, { "content-encoding": "gzip" });
+    expectError(res, 413, "payload_too_large");
+    await expectNothingStored();
+  });
+});
+
+/** Sends `head` (request line and headers) and no body; resolves with all the server wrote before it closed. */
+function sendHeadOnly(head: string): Promise<string> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(head));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    socket.on("error", reject);
+  });
+}
+
+describe("declared sizes", () => {
+  it("with Expect: 100-continue over 1 MiB answer 413 without inviting the body; within it, 100 Continue", async () => {
+    const head = (length: number) =>
+      `POST /v1/memory HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${length}\r\n\r\n`;
+    const refused = await sendHeadOnly(head(100 * 1024 * 1024));
+    expect(refused.split("\r\n")[0]).toBe("HTTP/1.1 413 Payload Too Large");
+    expect(refused).not.toContain("100 Continue");
+
+    const { hostname, port } = new URL(server.url);
+    const invited = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.write(head(2)));
+      socket.once("data", (chunk: Buffer) => {
+        resolve(chunk.toString("utf8"));
+        socket.destroy();
+      });
+      socket.on("error", reject);
+    });
+    expect(invited.split("\r\n")[0]).toBe("HTTP/1.1 100 Continue");
+  });
+
+  it("over 1 MiB answer 413 at once, before authentication, without waiting for the body, and close the connection", async () => {
+    for (const auth of [`Authorization: Bearer ${token}\r\n`, ""]) {
+      const head = `POST /v1/memory HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n`;
+      // The body never comes: a server that waited for it would never answer, and one that kept the
+      // connection open would never let `close` fire.
+      const answer = await sendHeadOnly(head);
+      const [status, ...rest] = answer.split("\r\n");
+      expect(status).toBe("HTTP/1.1 413 Payload Too Large");
+      expect(rest).toContain("Connection: close");
+      expectError({ status: 413, headers: {}, text: answer, json: JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) }, 413, "payload_too_large");
+    }
+  });
+
+  it("of exactly 1 MiB are read", async () => {
+    const body = JSON.stringify({ query: "deploy", pad: "" });
+    const padded = body.replace('"pad":""', `"pad":"${"p".repeat(1024 * 1024 - body.length)}"`);
+    expect(Buffer.byteLength(padded)).toBe(1024 * 1024);
+    expectError(await post("/v1/memory/recall", padded), 400, "unknown_parameter", "pad");
+  });
+});
+
+describe("bodies of other shapes and places", () => {
+  it("that are not JSON objects answer 400 invalid_parameter on every route that takes one", async () => {
+    for (const path of ["/v1/memory", "/v1/memory/recall", `/v1/memory/${memoryId}/reinforce`, "/v1/memory/events", "/v1/chat/completions"]) {
+      for (const body of ["[]", '"text"', "42", "null", "true", "[{}]"]) expectError(await post(path, body), 400, "invalid_parameter", null);
+    }
+    await expectNothingStored();
+  });
+
+  it("nested deeper than 32 levels answer 400 invalid_parameter naming the top-level field, at any depth", async () => {
+    const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+    expectError(await post("/v1/memory/events", withRaw(event({ metadata: { a: "MARK" } }), nested(300_000))), 400, "invalid_parameter", "metadata");
+    expectError(await post("/v1/memory/events", withRaw(event({ metadata: "MARK" }), `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`)), 400, "invalid_parameter", "metadata");
+    expectError(await post("/v1/chat/completions", withRaw(chat("hi", { stop: "MARK" }), nested(300_000))), 400, "invalid_parameter", "stop");
+    // Within the bound, each field's own rules answer (metadata allows 5 levels).
+    expectError(await post("/v1/memory/events", withRaw(event({ metadata: { a: "MARK" } }), nested(31))), 400, "invalid_parameter", "metadata");
+    await expectNothingStored();
+  });
+
+  it("in another content type answer 415, sent or declared", async () => {
+    for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "application/json-patch+json", "application/jsonx", ""]) {
+      expectError(await post("/v1/memory", JSON.stringify({ text: "x" }), { "content-type": contentType }), 415, "unsupported_media_type");
+    }
+    await expectNothingStored();
+  });
+
+  it("on GET and DELETE are ignored, whatever they hold", async () => {
+    for (const [body, contentType] of [["{not json", "application/json"], ['{"text":"\\u0000"}', "application/json"], ["plain words", "text/plain"]]) {
+      const res = await sendRaw(server.url, {
+        method: "GET",
+        path: `/v1/memory/${memoryId}/provenance`,
+        headers: { authorization: `Bearer ${token}`, "content-type": contentType! },
+        body,
+      });
+      expect(res.status, res.text).toBe(200);
+    }
+    const deleted = await sendRaw(server.url, { method: "DELETE", path: "/v1/memory/no-such-memory", headers: { authorization: `Bearer ${token}`, "content-type": "text/plain" }, body: "{" });
+    expectError(deleted, 404, "memory_not_found");
+  });
+});
+
+describe("headers", () => {
+  it("that HTTP cannot parse (a NUL, conflicting Content-Lengths, a broken request line) answer 400 malformed_request in the documented shape", async () => {
+    for (const head of [
+      `GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0000b\r\n\r\n`,
+      `POST /v1/memory HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+      `GARBAGE\r\n\r\n`,
+    ]) {
+      const answer = await sendHeadOnly(head);
+      expect(answer.split("\r\n")[0], head).toBe("HTTP/1.1 400 Bad Request");
+      const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+      expect(ZErrorBody.parse(body).error.code).toBe("malformed_request");
+    }
+  });
+
+  it("repeated X-Service-Agent are joined by Node, and answer 400 naming it", async () => {
+    const res = await sendRaw(server.url, {
+      method: "POST",
+      path: "/v1/memory/recall",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "x-service-agent": ["bot", "other"] as unknown as string },
+      body: JSON.stringify({ query: "x" }),
+    });
+    expectError(res, 400, "invalid_parameter", "X-Service-Agent");
+  });
+
+  it("of absurd length are refused by the HTTP parser with 431, and the server goes on serving", async () => {
+    const answer = await sendHeadOnly(`GET /v1/models HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nX-Padding: ${"a".repeat(64 * 1024)}\r\n\r\n`);
+    expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 431 Request Header Fields Too Large");
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).error.code).toBe("headers_too_large");
+    const long = await sendRaw(server.url, { method: "POST", path: "/v1/memory", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": "k".repeat(8000) }, body: "{}" });
+    expectError(long, 400, "invalid_parameter", "Idempotency-Key");
+  });
+});

@@ -1,0 +1,55 @@
+import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
+
+export interface TcpProxy {
+  port: number;
+  /** Drops every connection and refuses new ones, as a stopped server does. */
+  down(): Promise<void>;
+  /** Accepts connections again, on the same port. */
+  up(): Promise<void>;
+}
+
+/** A TCP relay to `target` on a loopback port, that a test can take down and bring back. */
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  let port = 0;
+
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+  };
+  const up = () =>
+    new Promise<void>((resolve, reject) => {
+      const listening = createServer((client) => {
+        const upstream = connect(target.port, target.host);
+        track(client);
+        track(upstream);
+        client.pipe(upstream).pipe(client);
+        client.on("close", () => upstream.destroy());
+        upstream.on("close", () => client.destroy());
+      });
+      listening.once("error", reject);
+      listening.listen(port, "127.0.0.1", () => {
+        port = (listening.address() as AddressInfo).port;
+        server = listening;
+        resolve();
+      });
+    });
+  const down = () =>
+    new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      server.close(() => resolve());
+      server = null;
+      for (const socket of sockets) socket.destroy();
+    });
+
+  await up();
+  return {
+    get port() {
+      return port;
+    },
+    down,
+    up,
+  };
+}
