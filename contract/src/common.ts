@@ -1,12 +1,12 @@
 import { z } from "zod";
 
-/** The version of the published memory, inference and event interface (spec section 9). */
+/** The version of the published memory, inference and event interface. */
 export const interfaceVersion = "3.12.3";
 
 export const ZEnvironment = z.enum(["test", "staging", "production"]);
 export type TEnvironment = z.infer<typeof ZEnvironment>;
 
-/** Scopes a token can carry (spec 5.1). */
+/** Scopes a token can carry. */
 export const ZScope = z.enum([
   "memory:read",
   "memory:write",
@@ -26,3 +26,6 @@ export const ZAgentSlug = z
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be 1-63 lower-case letters, digits or dashes, starting with a letter or digit");
 
 export const ZIsoDate = z.string().datetime({ offset: true });
+
+/** The optional `Idempotency-Key` header of the write routes (encode and event ingestion). */
+export const ZIdempotencyHeaders = z.object({ "idempotency-key": z.string().min(1).max(255).optional() });

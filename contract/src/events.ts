@@ -1,6 +1,6 @@
 import { initContract } from "@ts-rest/core";
 import { z } from "zod";
-import { ZEnvironment, ZIsoDate } from "./common";
+import { ZEnvironment, ZIdempotencyHeaders, ZIsoDate } from "./common";
 import { ZErrorBody } from "./errors";
 
 export const eventLimits = {
@@ -114,7 +114,7 @@ export const eventsContract = c.router(
     ingest: {
       method: "POST",
       path: "/events",
-      headers: z.object({ "idempotency-key": z.string().min(1).max(255).optional() }),
+      headers: ZIdempotencyHeaders,
       body: ZEventBody,
       responses: { 201: ZEventResult, 409: ZErrorBody },
       summary: "Ingest a developer or system event (deploys, incidents, CI runs, pull requests, tickets, decisions)",

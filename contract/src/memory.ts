@@ -1,6 +1,6 @@
 import { initContract } from "@ts-rest/core";
 import { z } from "zod";
-import { ZAgentSlug, ZEnvironment, ZIsoDate } from "./common";
+import { ZAgentSlug, ZEnvironment, ZIdempotencyHeaders, ZIsoDate } from "./common";
 import { ZErrorBody } from "./errors";
 
 export const ZMemoryKind = z.enum(["fact", "preference", "decision", "procedure", "event", "observation"]);
@@ -136,9 +136,6 @@ export const ZProvenance = z.object({
 });
 export type TProvenance = z.infer<typeof ZProvenance>;
 
-const ZIdempotencyHeaders = z.object({
-  "idempotency-key": z.string().min(1).max(255).optional(),
-});
 const ZAgentHeader = z.object({ "x-service-agent": ZAgentSlug.optional() });
 
 const agentPathParams = z.object({ agentSlug: ZAgentSlug });

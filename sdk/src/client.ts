@@ -1,8 +1,9 @@
 import type { THealth } from "@engram/contract";
-import type { APIPromise } from "./api-promise";
-import { EngramError } from "./errors";
-import { apiCall, createHttp, type Http } from "./http";
-import { defaults, type EngramOptions, fromEnvironment, type RequestOptions } from "./options";
+import type { APIPromise } from "./core/api-promise";
+import { EngramError } from "./core/errors";
+import { defaults, type EngramOptions, type RequestOptions } from "./core/options";
+import { fromEnvironment } from "./internal/env";
+import { apiCall, createHttp, type Http } from "./internal/http";
 import { Chat } from "./resources/chat";
 import { EventsResource } from "./resources/events";
 import { MemoryResource } from "./resources/memory";

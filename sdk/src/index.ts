@@ -1,12 +1,12 @@
 export { Engram } from "./client";
-export type { EngramOptions, RequestOptions, WriteOptions } from "./options";
-export { APIPromise, type WithResponse } from "./api-promise";
-export type { RateLimitInfo, ResponseInfo } from "./response-info";
+export type { EngramOptions, RequestOptions, WriteOptions } from "./core/options";
+export { APIPromise, type WithResponse } from "./core/api-promise";
+export type { RateLimitInfo, ResponseInfo } from "./core/response-info";
 export { MemoryResource } from "./resources/memory";
 export { EventsResource, type EventOptions } from "./resources/events";
 export { Chat, ChatCompletions, type ChatCompletionCreateParams, type ChatCompletionStreamParams, type ChatOptions } from "./resources/chat";
 export { Models } from "./resources/models";
-export { Stream } from "./streaming";
+export { Stream } from "./core/streaming";
 export {
   APIConnectionError,
   APIError,
@@ -20,7 +20,7 @@ export {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
-} from "./errors";
+} from "./core/errors";
 export type {
   TChatCompletion as ChatCompletion,
   TChatCompletionChunk as ChatCompletionChunk,

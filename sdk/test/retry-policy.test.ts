@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelayMs, isRetryableStatus, maxHonouredRetryAfterMs, retryAfterMs, retryDelayMs } from "../src/retry-policy";
+import { backoffDelayMs, isRetryableStatus, maxHonouredRetryAfterMs, retryAfterMs, retryDelayMs } from "../src/internal/retry-policy";
 
 describe("retry policy", () => {
   it("retries 408, 409 other than a reused key, 429 and 5xx; nothing else", () => {

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { DEFAULT_MODEL_ID, memoryScopes } from "@engram/contract";
 import { parseRateLimitSetting } from "../src/domain/rate-limits/policy";
-import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/tokens";
+import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/access/access-tokens";
 import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";
 import { benchmarkQueries, syntheticMemories } from "./corpus";

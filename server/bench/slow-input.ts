@@ -14,7 +14,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { DEFAULT_MODEL_ID, memoryScopes } from "@engram/contract";
 import { countTokens } from "@engram/retrieval";
-import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/tokens";
+import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/access/access-tokens";
 import { MAX_BODY_BYTES } from "../src/http/body";
 import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";

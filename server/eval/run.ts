@@ -7,8 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
 import { openStore } from "../src/db/store";
-import { embeddingsConfigFrom } from "../src/embeddings/config";
-import { openAiEmbedder } from "../src/embeddings/openai-embedder";
+import { embeddingsConfigFrom } from "../src/adapters/openai-embeddings/config";
 import { createServices } from "../src/services";
 import { type EvalQuery, evaluationSet, type QueryKind } from "./dataset";
 import { hash } from "./dataset/types";
@@ -42,7 +41,7 @@ function embeddingsForEval() {
   const config = embeddingsConfigFrom(process.env);
   if (!config) return null;
   console.log(`Semantic retrieval on: ${config.model} at ${config.baseUrl}`);
-  return { embedder: openAiEmbedder(config), minSimilarity: config.minSimilarity, onError: (error: unknown, message: string) => console.warn(message, error) };
+  return { config, onError: (error: unknown, message: string) => console.warn(message, error) };
 }
 
 async function engineRankings(): Promise<string[][]> {

@@ -1,9 +1,8 @@
 import { databaseConfigFrom, type DatabaseConfig } from "./db/config";
 import { parseRateLimitSetting, type RateLimitOverride } from "./domain/rate-limits/policy";
-import { DEFAULT_AUTH_CACHE_MS } from "./domain/tokens";
-import { embeddingsConfigFrom, type SemanticConfig } from "./embeddings/config";
-import { inferenceConfigFrom } from "./gateway/config";
-import type { InferenceConfig } from "./gateway/gateway";
+import { embeddingsConfigFrom, type SemanticConfig } from "./adapters/openai-embeddings/config";
+import { type InferenceConfig, inferenceConfigFrom } from "./adapters/openai-upstream/config";
+import { DEFAULT_AUTH_CACHE_MS } from "./domain/access/access-tokens";
 
 export interface ServerConfig {
   port: number;

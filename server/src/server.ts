@@ -5,8 +5,8 @@ import { continueUnlessOversized } from "./http/body";
 import { answerClientError } from "./http/client-errors";
 import type { ServerConfig } from "./config";
 import { openStore } from "./db/store";
+import { systemClock } from "./domain/kernel/clock";
 import { rateLimitPolicy } from "./domain/rate-limits/policy";
-import { openAiEmbedder } from "./embeddings/openai-embedder";
 import { createServices, type Services } from "./services";
 
 export interface RunningServer {
@@ -26,20 +26,14 @@ export async function startServer(
   options: { validateResponses?: boolean; now?: () => Date } = {},
 ): Promise<RunningServer> {
   const store = await openStore(config.database);
-  const embeddings = config.embeddings
-    ? {
-        embedder: openAiEmbedder(config.embeddings),
-        minSimilarity: config.embeddings.minSimilarity,
-        onError: (err: unknown, message: string) => logger.warn({ err }, message),
-      }
-    : null;
+  const clock = options.now ?? systemClock;
   const services = createServices(store, {
     authCacheMs: config.authCacheMs,
-    embeddings,
+    embeddings: config.embeddings ? { config: config.embeddings, onError: (err, message) => logger.warn({ err }, message) } : null,
     inference: config.inference,
     rateLimits: rateLimitPolicy(config.rateLimits),
     onRateLimitError: (err) => logger.warn({ err }, "rate-limit counters unavailable; admitting requests"),
-    now: options.now,
+    now: clock,
   });
   const app = createApp({ services, logger, validateResponses: options.validateResponses });
   const server = app.listen(config.port, config.host);
@@ -53,9 +47,9 @@ export async function startServer(
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
 
   const sweep = setInterval(() => {
-    store.transaction((tx) => tx.idempotency.deleteExpired(new Date())).catch((err) => logger.warn({ err }, "idempotency sweep failed"));
+    store.transaction((tx) => tx.idempotency.deleteExpired(clock())).catch((err) => logger.warn({ err }, "idempotency sweep failed"));
     // Rate-limit counters matter for their own minute only.
-    store.rateLimits.deleteBefore(Math.floor(Date.now() / 60_000) - 1).catch((err) => logger.warn({ err }, "rate-limit sweep failed"));
+    store.rateLimits.deleteBefore(Math.floor(clock().getTime() / 60_000) - 1).catch((err) => logger.warn({ err }, "rate-limit sweep failed"));
   }, IDEMPOTENCY_SWEEP_MS);
   sweep.unref();
   // Memories left without a vector (endpoint down, a process stopped first, promoted candidates) are embedded by sweeps.

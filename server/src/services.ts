@@ -1,21 +1,27 @@
-import { candidateService } from "./domain/candidates";
+import type { SemanticConfig } from "./adapters/openai-embeddings/config";
+import { openAiEmbedder } from "./adapters/openai-embeddings/openai-embedder";
+import { defaultInferenceConfig, type InferenceConfig } from "./adapters/openai-upstream/config";
+import { openAiCompatibleUpstream } from "./adapters/openai-upstream/openai-upstream";
+import { tokenService } from "./domain/access/access-tokens";
+import { organizationService } from "./domain/access/organizations";
+import { candidateService } from "./domain/candidates/candidate-review";
 import { eventIngestion } from "./domain/events/ingestion";
-import { memoryService } from "./domain/memories";
-import { organizationService } from "./domain/organizations";
-import type { Embedder, Store } from "./domain/ports";
-import { semanticRetrieval } from "./domain/semantic/semantic-retrieval";
+import { embeddedResponder } from "./domain/inference/embedded-responder";
+import { inferenceGateway } from "./domain/inference/gateway";
+import { type Clock, systemClock } from "./domain/kernel/clock";
+import { memoryService } from "./domain/memory/memory-service";
 import { RateLimiter } from "./domain/rate-limits/limiter";
 import { type RateLimitPolicy, rateLimitPolicy } from "./domain/rate-limits/policy";
-import { tokenService } from "./domain/tokens";
-import { defaultInferenceConfig, type InferenceConfig, inferenceGateway } from "./gateway/gateway";
+import { semanticRetrieval } from "./domain/retrieval/semantic/semantic-retrieval";
+import type { Store } from "./domain/store";
 
 export interface ServiceOptions {
-  /** The clock memory writes and activation use (defaults to the system clock). */
-  now?: () => Date;
+  /** The clock every service reads the time from (defaults to the system clock). */
+  now?: Clock;
   /** How long a verified access token is trusted before the database is asked again (0 disables). */
   authCacheMs?: number;
-  /** Semantic retrieval over this embedder, fused with lexical retrieval; lexical alone without one. */
-  embeddings?: { embedder: Embedder; minSimilarity: number; onError: (error: unknown, message: string) => void } | null;
+  /** Semantic retrieval over an OpenAI-compatible embeddings endpoint, fused with lexical retrieval; lexical alone without it. */
+  embeddings?: { config: SemanticConfig; onError: (error: unknown, message: string) => void } | null;
   /** The inference gateway's advertised model and upstream (the embedded responder without one). */
   inference?: InferenceConfig;
   /** Requests allowed per window (the documented defaults unless given). */
@@ -24,26 +30,31 @@ export interface ServiceOptions {
   onRateLimitError?: (error: unknown) => void;
 }
 
-/** The domain services, wired over one store. */
+/** The composition root: the domain services wired over one store, with the upstream and embedder chosen here. */
 export function createServices(store: Store, options: ServiceOptions = {}) {
-  const clock = options.now ?? (() => new Date());
-  const semantic = options.embeddings ? semanticRetrieval(store, options.embeddings.embedder, { ...options.embeddings, clock }) : null;
-  const memories = memoryService(store, { now: clock, semantic });
+  const clock = options.now ?? systemClock;
+  const semantic = semanticOver(store, options.embeddings ?? null, clock);
+  const memories = memoryService(store, { clock, semantic });
+  const inference = options.inference ?? defaultInferenceConfig;
+  const upstream = inference.upstream ? openAiCompatibleUpstream(inference.upstream) : embeddedResponder({ clock });
   return {
     store,
     /** The embeddings writer when semantic retrieval is configured, for its sweeps. */
     embeddings: semantic?.writer ?? null,
     organizations: organizationService(store),
-    tokens: tokenService(store, { authCacheMs: options.authCacheMs }),
+    tokens: tokenService(store, { clock, authCacheMs: options.authCacheMs }),
     memories,
-    events: eventIngestion(store, { now: clock }),
-    candidates: candidateService(store),
-    inference: inferenceGateway({ store, memories, config: options.inference ?? defaultInferenceConfig, now: clock }),
-    rateLimiter: new RateLimiter(store.rateLimits, options.rateLimits ?? rateLimitPolicy(), {
-      now: () => clock().getTime(),
-      onError: options.onRateLimitError,
-    }),
+    events: eventIngestion(store, { clock }),
+    candidates: candidateService(store, { clock }),
+    inference: inferenceGateway({ store, memories, modelId: inference.modelId, upstream, clock }),
+    rateLimiter: new RateLimiter(store.rateLimits, options.rateLimits ?? rateLimitPolicy(), { clock, onError: options.onRateLimitError }),
   };
+}
+
+function semanticOver(store: Store, embeddings: ServiceOptions["embeddings"], clock: Clock) {
+  if (!embeddings) return null;
+  const { config, onError } = embeddings;
+  return semanticRetrieval(store, openAiEmbedder(config), { minSimilarity: config.minSimilarity, clock, onError });
 }
 
 export type Services = ReturnType<typeof createServices>;

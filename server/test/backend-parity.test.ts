@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchmarkQueries, syntheticMemories } from "../bench/corpus";
-import type { Caller } from "../src/domain/access";
+import type { Caller } from "../src/domain/access/caller";
 import type { RunningServer } from "../src/server";
 import { freshDatabase, startServerOn, temporaryDirectory } from "./support/harness";
 

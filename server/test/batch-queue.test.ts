@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BatchQueue } from "../src/domain/batch-queue";
+import { BatchQueue } from "../src/domain/writes/batch-queue";
 
 describe("BatchQueue", () => {
   it("puts work submitted together, or during a running batch, into shared batches", async () => {

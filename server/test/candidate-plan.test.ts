@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CANDIDATE_POSTINGS_BUDGET, candidatePlan, candidateTerms, MAX_CANDIDATES } from "../src/domain/candidate-plan";
+import { CANDIDATE_POSTINGS_BUDGET, candidatePlan, candidateTerms, MAX_CANDIDATES } from "../src/domain/retrieval/candidate-plan";
 
 describe("candidate terms", () => {
   const df = new Map([["inc-42", 3], ["deploy", 1500], ["api", 9000], ["ledger", 40]]);

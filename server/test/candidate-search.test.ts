@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Caller } from "../src/domain/access";
+import type { Caller } from "../src/domain/access/caller";
 import { POSTGRES_RECENT_WINDOW } from "../src/db/repositories/memory-search";
-import type { CandidateQuery, MemoryScope } from "../src/domain/ports";
+import type { MemoryScope } from "../src/domain/memory/ports";
+import type { CandidateQuery } from "../src/domain/retrieval/ports";
 import type { RunningServer } from "../src/server";
 import { freshDatabase, startServerOn } from "./support/harness";
 

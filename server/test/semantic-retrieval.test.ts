@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unitVector } from "@engram/retrieval";
-import { EmbeddingsError, openAiEmbedder } from "../src/embeddings/openai-embedder";
+import { EmbeddingsError, openAiEmbedder } from "../src/adapters/openai-embeddings/openai-embedder";
 import { conceptVector, startEmbeddingsServer } from "./support/embeddings-server";
 import { apiClient, startTestServer, type TestServer } from "./support/harness";
 

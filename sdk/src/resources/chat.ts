@@ -1,9 +1,9 @@
 import type { TChatCompletion, TChatCompletionChunk, TChatCompletionRequest } from "@engram/contract";
-import { APIPromise } from "../api-promise";
-import { apiCall, type Http } from "../http";
-import type { RequestOptions } from "../options";
-import { Stream } from "../streaming";
-import type { OpenAnswer } from "../transport";
+import { APIPromise } from "../core/api-promise";
+import type { RequestOptions } from "../core/options";
+import { Stream } from "../core/streaming";
+import { apiCall, type Http } from "../internal/http";
+import type { OpenAnswer } from "../internal/transport";
 
 /** A chat request that answers with one completion. */
 export type ChatCompletionCreateParams = Omit<TChatCompletionRequest, "stream"> & { stream?: false };

@@ -1,7 +1,7 @@
 import type { TControlBody, TEncodeBody, TMemory, TProvenance, TRetrieveBody, TRetrieveResponse } from "@engram/contract";
-import type { APIPromise } from "../api-promise";
-import { apiCall, type Http } from "../http";
-import type { RequestOptions, WriteOptions } from "../options";
+import type { APIPromise } from "../core/api-promise";
+import type { RequestOptions, WriteOptions } from "../core/options";
+import { apiCall, type Http } from "../internal/http";
 
 type ControlAction = "reinforce" | "suppress" | "restore";
 type RetrieveRoute = "retrieve" | "recall" | "search";

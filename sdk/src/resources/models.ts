@@ -1,7 +1,7 @@
 import type { TModelList } from "@engram/contract";
-import type { APIPromise } from "../api-promise";
-import { apiCall, type Http } from "../http";
-import type { RequestOptions } from "../options";
+import type { APIPromise } from "../core/api-promise";
+import type { RequestOptions } from "../core/options";
+import { apiCall, type Http } from "../internal/http";
 
 /** The models the gateway advertises (`GET /v1/models`). */
 export class Models {

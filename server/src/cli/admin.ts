@@ -1,6 +1,5 @@
 import { ZEnvironment, memoryScopes } from "@engram/contract";
-import { plans } from "../domain/organizations";
-import type { Plan, WriteMode } from "../domain/records";
+import { type Plan, plans, type WriteMode } from "../domain/access/records";
 import type { Services } from "../services";
 import { list, required, UsageError } from "./usage";
 

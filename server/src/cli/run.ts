@@ -2,7 +2,7 @@ import { parseArgs, inspect } from "node:util";
 import { configFromEnv } from "../config";
 import { migrate } from "../db/migrations";
 import { openStore } from "../db/store";
-import { AppError } from "../domain/errors";
+import { AppError } from "../domain/kernel/errors";
 import { createServices } from "../services";
 import * as admin from "./admin";
 import { serve } from "./serve";

@@ -7,9 +7,19 @@ import type { Services } from "../services";
 export async function serve(config: ServerConfig, out: (line: string) => void): Promise<void> {
   const logger = createLogger(config.logLevel);
   const server = await startServer(config, logger);
-  logger.info({ url: server.url, database: config.database.provider }, "engram listening");
+  const listen = listenAddress(config.host, server.url.slice(server.url.lastIndexOf(":") + 1));
+  const everyInterface = config.host === "0.0.0.0" || config.host === "::";
+  logger.info(
+    { listen, url: server.url, database: config.database.provider },
+    everyInterface ? `engram listening on ${listen} (every interface), on this machine at ${server.url}` : `engram listening at ${server.url}`,
+  );
   await greetFirstRun(server.services, server.url, out);
+  // Ctrl+C reaches every process of the terminal's group, and `pnpm start` forwards it once more: a repeated signal
+  // must not cut the graceful shutdown short, and a graceful stop exits 0 so the script runner reports no failure.
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, "shutting down");
     server.close().then(
       () => process.exit(0),
@@ -19,8 +29,12 @@ export async function serve(config: ServerConfig, out: (line: string) => void): 
       },
     );
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+function listenAddress(host: string, port: string): string {
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 /** On an empty database, make a development organization and a token so the API can be tried at once. */

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { AppError } from "../domain/errors";
+import { AppError } from "../domain/kernel/errors";
 
 /**
  * Driver failures that mean the database is busy (worth retrying soon: a lock, a conflict, no free

@@ -1,4 +1,4 @@
-import type { Repositories, Store } from "../domain/ports";
+import type { Repositories, Store } from "../domain/store";
 import { DEFAULT_BUSY_TIMEOUT_MS, type DatabaseConfig } from "./config";
 import { asAppFailure, retryWhileBusy } from "./failures";
 import { migrate } from "./migrations";

@@ -1,6 +1,6 @@
-import { DuplicateKeyError } from "../domain/errors";
-import { newId } from "../domain/ids";
-import type { WriteBatch } from "../domain/ports";
+import { DuplicateKeyError } from "../domain/kernel/errors";
+import { newId } from "../domain/kernel/ids";
+import type { WriteBatch } from "../domain/writes/ports";
 import { Prisma } from "./generated/sqlite/client.ts";
 import { isUniqueViolation, type PrismaDb } from "./prisma";
 import { idempotencyRow } from "./repositories/idempotency";

@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import { AppError } from "../domain/errors";
+import { AppError } from "../domain/kernel/errors";
 
 /**
  * Routes without an agent boundary refuse `X-Service-Agent` rather than ignore it: a caller who sends it

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from "express";
-import type { Caller } from "../domain/access";
-import type { TokenService } from "../domain/tokens";
+import type { Caller } from "../domain/access/caller";
+import type { TokenService } from "../domain/access/access-tokens";
 import { requestIdOf } from "./request-context";
 
 /** Resolves `Authorization: Bearer acm_…` to the caller, or answers the documented 401. */

@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type RequestHandler } from "express";
-import { AppError } from "../domain/errors";
+import { AppError } from "../domain/kernel/errors";
 
 /** Request bodies above this are refused before parsing; a memory's text is at most 8,000 characters. */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -2,7 +2,7 @@ import { errorCodes, type TErrorBody, type TErrorCode } from "@engram/contract";
 import type { RequestValidationError } from "@ts-rest/express";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { ZodError, ZodIssue } from "zod";
-import { AppError } from "../domain/errors";
+import { AppError } from "../domain/kernel/errors";
 
 export function errorBody(code: TErrorCode, message: string, param: string | null = null, retryAfter?: number): TErrorBody {
   return { error: { message, type: errorCodes[code].type, code, param, ...(retryAfter === undefined ? {} : { retry_after: retryAfter }) } };

@@ -2,10 +2,10 @@ import { contract, ZChatCompletion, ZChatCompletionChunk } from "@engram/contrac
 import { initServer } from "@ts-rest/express";
 import type { Request, RequestHandler, Response } from "express";
 import type { z, ZodTypeAny } from "zod";
-import { resolveAgent } from "../domain/access";
-import { AppError } from "../domain/errors";
-import type { InferenceGateway } from "../gateway/gateway";
-import { ClientGone, UpstreamFailure } from "../gateway/openai-upstream";
+import { resolveAgent } from "../domain/access/caller";
+import { AppError } from "../domain/kernel/errors";
+import type { InferenceGateway } from "../domain/inference/gateway";
+import { ClientGone, UpstreamFailure } from "../domain/inference/upstream";
 import { refuseAgentHeader } from "./agent-header";
 import { callerOf } from "./auth";
 import { errorBodyOf, fromZodIssue } from "./errors";

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { AppError } from "../domain/errors";
+import { AppError } from "../domain/kernel/errors";
 
 /** No route's body nests this deep (event metadata, the deepest, stops at 5 levels of its own). */
 export const MAX_BODY_DEPTH = 32;

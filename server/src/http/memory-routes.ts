@@ -1,8 +1,8 @@
 import { contract } from "@engram/contract";
 import { initServer } from "@ts-rest/express";
 import type { Response } from "express";
-import { resolveAgent } from "../domain/access";
-import type { ControlInput, EncodeInput, MemoryService, RetrieveInput } from "../domain/memories";
+import { resolveAgent } from "../domain/access/caller";
+import type { ControlInput, EncodeInput, MemoryService, RetrieveInput } from "../domain/memory/memory-service";
 import { callerOf } from "./auth";
 
 const s = initServer();

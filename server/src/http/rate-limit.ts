@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from "express";
-import { AppError } from "../domain/errors";
+import { AppError } from "../domain/kernel/errors";
 import type { RateLimitDecision, RateLimiter } from "../domain/rate-limits/limiter";
 import type { RouteGroup } from "../domain/rate-limits/policy";
 import { callerOf } from "./auth";

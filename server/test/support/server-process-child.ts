@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import type { DatabaseConfig } from "../../src/db/config";
-import { DEFAULT_AUTH_CACHE_MS } from "../../src/domain/tokens";
+import { DEFAULT_AUTH_CACHE_MS } from "../../src/domain/access/access-tokens";
 import { createLogger } from "../../src/logger";
 import { startServer } from "../../src/server";
 

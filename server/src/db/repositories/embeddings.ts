@@ -1,5 +1,5 @@
 import type { TEnvironment } from "@engram/contract";
-import type { EmbeddingRepository } from "../../domain/ports";
+import type { EmbeddingRepository } from "../../domain/retrieval/ports";
 import type { PrismaTx } from "../prisma";
 
 /** Vectors are stored as their float32 components' bytes (little-endian on every platform Node runs on). */

@@ -1,6 +1,6 @@
 import type { TEnvironment } from "@engram/contract";
-import type { EventRepository } from "../../domain/ports";
-import type { BusinessEventRecord, KeySource } from "../../domain/records";
+import type { EventRepository } from "../../domain/events/ports";
+import type { BusinessEventRecord, KeySource } from "../../domain/events/records";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { PrismaTx } from "../prisma";
 

@@ -1,6 +1,5 @@
-import type { IdempotencyKeyScope, IdempotencyRepository } from "../../domain/ports";
-import type { StoredResponse } from "../../domain/records";
-import { newId } from "../../domain/ids";
+import type { IdempotencyKeyScope, IdempotencyRepository, StoredResponse } from "../../domain/writes/ports";
+import { newId } from "../../domain/kernel/ids";
 import type { PrismaTx } from "../prisma";
 import { Prisma } from "../generated/sqlite/client.ts";
 

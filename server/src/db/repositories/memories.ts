@@ -1,7 +1,8 @@
 import type { TEnvironment, TMemoryState } from "@engram/contract";
-import type { MemoryRepository, MemoryScope, SearchCandidate } from "../../domain/ports";
-import type { HistoryAction, HistoryRecord, MemoryRecord, MemorySourceKind } from "../../domain/records";
-import { newId } from "../../domain/ids";
+import type { MemoryRepository, MemoryScope } from "../../domain/memory/ports";
+import type { HistoryAction, HistoryRecord, MemoryRecord, MemorySourceKind } from "../../domain/memory/records";
+import type { MemorySearch, SearchCandidate } from "../../domain/retrieval/ports";
+import { newId } from "../../domain/kernel/ids";
 import type { PrismaTx } from "../prisma";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { FullTextSearch, RawCandidate } from "./memory-search";
@@ -68,7 +69,7 @@ function packedRecord(values: unknown[]): MemoryRecord {
   };
 }
 
-export function memoryRepository(db: PrismaTx, provider: DatabaseConfig["provider"], search: FullTextSearch): MemoryRepository {
+export function memoryRepository(db: PrismaTx, provider: DatabaseConfig["provider"], search: FullTextSearch): MemoryRepository & MemorySearch {
   return {
     async findById(id) {
       const row = await db.memory.findUnique({ where: { id } });

@@ -1,4 +1,5 @@
-import type { CandidateQuery, CollectionScope, MemoryScope } from "../../domain/ports";
+import type { MemoryScope } from "../../domain/memory/ports";
+import type { CandidateQuery, CollectionScope } from "../../domain/retrieval/ports";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { PrismaTx } from "../prisma";
 import { packedColumns, packedDate, type PackedRow, unpackRows } from "./packed-rows";

@@ -1,6 +1,6 @@
-import type { OrganizationRepository } from "../../domain/ports";
-import type { OrganizationRecord, Plan, WriteMode } from "../../domain/records";
-import { newId } from "../../domain/ids";
+import type { OrganizationRepository } from "../../domain/access/ports";
+import type { OrganizationRecord, Plan, WriteMode } from "../../domain/access/records";
+import { newId } from "../../domain/kernel/ids";
 import type { PrismaTx } from "../prisma";
 
 type OrganizationRow = Awaited<ReturnType<PrismaTx["organization"]["findUniqueOrThrow"]>>;

@@ -1,4 +1,4 @@
-import type { RateLimitRepository } from "../../domain/ports";
+import type { RateLimitRepository } from "../../domain/rate-limits/ports";
 import type { PrismaTx } from "../prisma";
 
 export function rateLimitRepository(db: PrismaTx): RateLimitRepository {

@@ -1,7 +1,7 @@
 import type { TEnvironment, TScope } from "@engram/contract";
-import type { TokenRepository } from "../../domain/ports";
-import type { Plan, TokenRecord, WriteMode } from "../../domain/records";
-import { newId } from "../../domain/ids";
+import type { TokenRepository } from "../../domain/access/ports";
+import type { Plan, TokenRecord, WriteMode } from "../../domain/access/records";
+import { newId } from "../../domain/kernel/ids";
 import type { PrismaTx } from "../prisma";
 
 type TokenRow = Awaited<ReturnType<PrismaTx["accessToken"]["findUniqueOrThrow"]>>;

@@ -1,6 +1,6 @@
 import type { TEnvironment } from "@engram/contract";
-import type { WorkflowRepository } from "../../domain/ports";
-import type { WorkflowStateRecord } from "../../domain/records";
+import type { WorkflowRepository } from "../../domain/events/ports";
+import type { WorkflowStateRecord } from "../../domain/events/records";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { PrismaTx } from "../prisma";
 

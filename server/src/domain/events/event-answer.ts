@@ -1,5 +1,5 @@
 import type { TEventResult, TWorkflowChange } from "@engram/contract";
-import type { BusinessEventRecord } from "../records";
+import type { BusinessEventRecord } from "./records";
 
 /**
  * The answer to an event's ingestion, stored with the event and repeated to every resend of its key. Events

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { requestHash } from "../idempotency";
-import type { EventInput } from "./event-plan";
+import { requestHash } from "../writes/idempotency";
+import type { EventInput } from "./records";
 
 /** The payload as it is hashed: key order and JSON whitespace never matter (`requestHash` is canonical). */
 export function eventRequestHash(input: EventInput): string {

@@ -1,6 +1,6 @@
-import type { KeyLedger } from "../idempotent-batch";
-import type { Store } from "../ports";
-import type { BusinessEventRecord } from "../records";
+import type { Store } from "../store";
+import type { KeyLedger } from "../writes/idempotent-batch";
+import type { BusinessEventRecord } from "./records";
 import { eventAnswer } from "./event-answer";
 import { eventRequestHash } from "./event-key";
 

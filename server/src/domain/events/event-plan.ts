@@ -1,17 +1,12 @@
 import type { TEnvironment } from "@engram/contract";
-import type { Caller } from "../access";
-import { newId } from "../ids";
-import type { PlannedMemory, WorkflowKey } from "../ports";
-import type { BusinessEventRecord, HistoryRecord, KeySource } from "../records";
+import type { Caller } from "../access/caller";
+import { newId } from "../kernel/ids";
+import { newMemory } from "../memory/new-memory";
+import type { PlannedMemory } from "../memory/ports";
+import type { HistoryRecord } from "../memory/records";
+import type { WorkflowKey } from "./ports";
+import type { BusinessEventRecord, EventInput, KeySource } from "./records";
 import { triageRules, workflowDetails, workflowTrack } from "./triage-rules";
-
-export interface EventInput {
-  type: string;
-  text: string;
-  source?: string;
-  subject?: string;
-  metadata?: Record<string, unknown>;
-}
 
 /** One accepted event on its way into a batch. */
 export interface EventSubmission {
@@ -29,7 +24,7 @@ export interface EventPlan {
   workflowMove: { key: WorkflowKey; state: string; details: Record<string, unknown> } | null;
 }
 
-/** Outside production, automation, notifications and external writes never act on an event */
+/** Outside production, automation, notifications and external writes never act on an event. */
 export function effectsSuppressedIn(environment: TEnvironment): boolean {
   return environment !== "production";
 }
@@ -55,40 +50,23 @@ export function planEvent({ caller, input, key, keySource, receivedAt }: EventSu
     receivedAt,
   };
 
-  let candidate: EventPlan["candidate"] = null;
-  if (rule?.candidate) {
-    const actor = input.source ? `source:${input.source}` : `token:${caller.tokenName}`;
-    const memory: PlannedMemory = {
-      id: newId("mem"),
-      orgId: caller.orgId,
-      environment: caller.environment,
-      agentSlug: null,
-      text: input.text,
-      subject: input.subject ?? null,
-      memoryKind: rule.candidate.memoryKind,
-      confidence: rule.candidate.confidence,
-      state: "candidate",
-      source: "developer_event",
-      sourceRequestId: caller.requestId,
-      sourceTokenId: caller.tokenId,
-      sourceActor: actor,
-      idempotencyKey: key,
-      eventId: event.id,
-      createdAt: receivedAt,
-    };
-    const history: HistoryRecord = {
-      memoryId: memory.id,
-      action: "created",
-      fromState: null,
-      toState: "candidate",
-      actor,
-      tokenId: caller.tokenId,
-      reason: `triaged from ${input.type}`,
-      requestId: caller.requestId,
-      createdAt: receivedAt,
-    };
-    candidate = { memory, history };
-  }
+  const candidate: EventPlan["candidate"] = rule?.candidate
+    ? newMemory({
+        caller,
+        agentSlug: null,
+        text: input.text,
+        subject: input.subject ?? null,
+        memoryKind: rule.candidate.memoryKind,
+        confidence: rule.candidate.confidence,
+        state: "candidate",
+        source: "developer_event",
+        actor: input.source ? `source:${input.source}` : `token:${caller.tokenName}`,
+        idempotencyKey: key,
+        eventId: event.id,
+        reason: `triaged from ${input.type}`,
+        at: receivedAt,
+      })
+    : null;
 
   // A workflow is about an entity: without a subject there is nothing to track.
   const workflowMove =

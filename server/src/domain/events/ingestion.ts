@@ -1,27 +1,31 @@
 import type { TEventResult, TWorkflowChange } from "@engram/contract";
-import { type Caller, requireScope, resolveAgent } from "../access";
-import { BatchQueue } from "../batch-queue";
-import type { IdempotentResult } from "../idempotency";
-import { type Decision, writeIdempotentBatch } from "../idempotent-batch";
-import type { Store, WorkflowKey, WriteBatch } from "../ports";
-import type { WorkflowStateRecord } from "../records";
+import { type Caller, requireScope, resolveAgent } from "../access/caller";
+import type { Clock } from "../kernel/clock";
+import { scopeKey } from "../kernel/scope-key";
+import type { Store } from "../store";
+import { BatchQueue } from "../writes/batch-queue";
+import type { IdempotentResult } from "../writes/idempotency";
+import { type Decision, writeIdempotentBatch } from "../writes/idempotent-batch";
+import type { WriteBatch } from "../writes/ports";
 import { eventAnswer } from "./event-answer";
 import { derivedEventKey, eventRequestHash } from "./event-key";
 import { eventKeys } from "./event-ledger";
-import { type EventInput, type EventPlan, type EventSubmission, planEvent } from "./event-plan";
+import { type EventPlan, type EventSubmission, planEvent } from "./event-plan";
+import type { WorkflowKey } from "./ports";
+import type { EventInput, WorkflowStateRecord } from "./records";
 
-export type { EventInput } from "./event-plan";
+export type { EventInput } from "./records";
 
 type Outcome = IdempotentResult<TEventResult>;
 
-const workflowKeyId = (key: WorkflowKey) => [key.orgId, key.environment, key.workflow, key.subject, key.track].join("\u0000");
+const workflowKeyId = (key: WorkflowKey) => scopeKey(key, key.workflow, key.subject, key.track);
 
 /** Developer-event ingestion: exactly once per key and environment for as long as the event is stored, in batched transactions. */
-export function eventIngestion(store: Store, { now: clock = () => new Date() }: { now?: () => Date } = {}) {
+export function eventIngestion(store: Store, { clock }: { clock: Clock }) {
   const queue = new BatchQueue<EventSubmission, Outcome>((batch) =>
     writeIdempotentBatch(store, batch, {
       ledger: eventKeys(store),
-      now: clock,
+      clock,
       decide: (writers) => decideEvents(store, writers),
       replayed: (body) => ({ ...body, replayed: true }),
     }),

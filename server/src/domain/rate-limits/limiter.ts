@@ -1,7 +1,9 @@
 import type { TEnvironment } from "@engram/contract";
-import type { RateLimitKey, RateLimitRepository } from "../ports";
-import type { Plan } from "../records";
+import type { Plan } from "../access/records";
+import type { Clock } from "../kernel/clock";
+import { scopeKey } from "../kernel/scope-key";
 import { RATE_LIMIT_WINDOW_SECONDS, type RateLimitPolicy, type RouteGroup } from "./policy";
+import type { RateLimitKey, RateLimitRepository } from "./ports";
 
 /** What one request learns from the limiter; it becomes the RateLimit-* headers (and a 429 when not allowed). */
 export interface RateLimitDecision {
@@ -41,19 +43,8 @@ interface Counter {
 }
 
 /**
- * Fixed-window rate limiting with counters shared through the database, at almost no cost per request.
- *
- * Each process claims requests from the shared counter in small blocks, with one atomic
- * `INSERT … ON CONFLICT DO UPDATE … RETURNING` that adds the block and answers the new total, and then
- * admits requests from its block in memory. A block is at most 1/8 of what the window has left (and at
- * most 100), so near the limit blocks shrink to one request and every admission is a database write;
- * far from it, one write serves up to 100 requests, and the next block is claimed in the background
- * before the current one runs out, so no request waits for the database (single-request blocks are never
- * claimed ahead). The shared total never admits
- * more than the limit across all processes; the price is that a block claimed but unused when the window
- * ends (at most 1/8 of what was left, per process) is not available to other processes in that window.
- * Once the shared total reaches the limit the process refuses without asking the database again, until
- * the window ends.
+ * Fixed-window rate limiting with counters shared through the database: each process claims blocks of
+ * requests from the shared counter and admits from its block in memory (see docs/rate-limits.md).
  */
 export class RateLimiter {
   readonly #counters = new Map<string, Counter>();
@@ -62,18 +53,18 @@ export class RateLimiter {
   constructor(
     private readonly repository: RateLimitRepository,
     private readonly policy: RateLimitPolicy,
-    private readonly options: { now?: () => number; onError?: (error: unknown) => void } = {},
+    private readonly options: { clock: Clock; onError?: (error: unknown) => void },
   ) {}
 
   /** Admits or refuses one request of `group` by `subject`; null when the group has no limit. */
   async take(subject: RateLimitSubject, group: RouteGroup): Promise<RateLimitDecision | null> {
     const limit = this.policy.limitFor(subject.plan, subject.environment, group);
     if (limit === null) return null;
-    const nowMs = (this.options.now ?? Date.now)();
+    const nowMs = this.options.clock().getTime();
     const windowStart = Math.floor(nowMs / (RATE_LIMIT_WINDOW_SECONDS * 1000));
     const resetSeconds = Math.max(1, Math.ceil(((windowStart + 1) * RATE_LIMIT_WINDOW_SECONDS * 1000 - nowMs) / 1000));
     const key: RateLimitKey = { orgId: subject.orgId, environment: subject.environment, routeGroup: group };
-    const counter = this.#counterFor(`${key.orgId}\u0000${key.environment}\u0000${group}`, windowStart);
+    const counter = this.#counterFor(scopeKey(key, group), windowStart);
 
     for (;;) {
       if (counter.available > 0) {

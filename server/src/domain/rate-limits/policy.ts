@@ -1,6 +1,5 @@
 import { type TEnvironment, ZEnvironment } from "@engram/contract";
-import { plans } from "../organizations";
-import type { Plan } from "../records";
+import { type Plan, plans } from "../access/records";
 
 /** Route groups are counted separately: memory reads and writes, event ingestion, and the inference gateway. */
 export const routeGroups = ["memory", "events", "inference"] as const;

@@ -1,0 +1,42 @@
+import { AppError } from "../kernel/errors";
+import type { Store } from "../store";
+import { type Plan, plans, type WriteMode } from "./records";
+
+export function organizationService(store: Store) {
+  return {
+    async create(input: { name: string; plan?: Plan; founderWorkspace?: boolean; environmentsEnabled?: boolean }) {
+      const name = input.name.trim();
+      if (!name) throw new AppError("missing_parameter", "An organization needs a name.", "name");
+      if (input.plan && !plans.includes(input.plan)) throw new AppError("invalid_parameter", `Unknown plan "${input.plan}".`, "plan");
+      return store.transaction((tx) =>
+        tx.organizations.create({
+          name,
+          plan: input.plan ?? "free",
+          founderWorkspace: input.founderWorkspace ?? false,
+          environmentsEnabled: input.environmentsEnabled ?? true,
+        }),
+      );
+    },
+    /** Candidate review is for paid plans, and never for founder workspaces. */
+    async setWriteMode(orgId: string, writeMode: WriteMode) {
+      if (writeMode !== "direct" && writeMode !== "candidate") {
+        throw new AppError("invalid_parameter", `Unknown write mode "${writeMode}"; use direct or candidate.`, "writeMode");
+      }
+      return store.transaction(async (tx) => {
+        const org = await tx.organizations.find(orgId);
+        if (!org) throw new AppError("invalid_parameter", `No organization ${orgId}.`, "orgId");
+        if (writeMode === "candidate" && org.founderWorkspace) {
+          throw new AppError("invalid_parameter", "Founder workspaces use direct write only.", "writeMode");
+        }
+        if (writeMode === "candidate" && org.plan === "free") {
+          throw new AppError("invalid_parameter", "Candidate review needs a paid plan (spark or above).", "writeMode");
+        }
+        return tx.organizations.updateWriteMode(orgId, writeMode);
+      });
+    },
+    list: () => store.organizations.list(),
+    count: () => store.organizations.count(),
+  };
+}
+
+export type OrganizationService = ReturnType<typeof organizationService>;

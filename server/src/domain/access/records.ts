@@ -1,0 +1,30 @@
+import type { TEnvironment, TScope } from "@engram/contract";
+
+/** Plain records of organizations and access tokens; repositories translate to and from storage rows. */
+
+export const plans = ["free", "spark", "seed", "rise", "boost"] as const;
+export type Plan = (typeof plans)[number];
+export type WriteMode = "direct" | "candidate";
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+  plan: Plan;
+  founderWorkspace: boolean;
+  writeMode: WriteMode;
+  environmentsEnabled: boolean;
+  createdAt: Date;
+}
+
+export interface TokenRecord {
+  id: string;
+  orgId: string;
+  name: string;
+  prefix: string;
+  scopes: TScope[];
+  environment: TEnvironment | null;
+  /** Agents the token is limited to; null when it may act for any agent. */
+  agentSlugs: string[] | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}

@@ -1,0 +1,54 @@
+import type { TEnvironment, TMemory } from "@engram/contract";
+import type { Clock } from "../kernel/clock";
+import { AppError } from "../kernel/errors";
+import { memoryView } from "../memory/memory-view";
+import type { Store } from "../store";
+
+export interface ReviewInput {
+  /** Who reviewed, e.g. `admin:alice`; recorded in the memory's history. */
+  actor: string;
+  reason?: string;
+}
+
+/**
+ * Review of candidate memories: promotion makes a candidate durable and
+ * retrievable; rejection tombstones it, keeping it for provenance. Organization administrators act here,
+ * not access tokens, so there is no agent or environment boundary.
+ */
+export function candidateService(store: Store, { clock }: { clock: Clock }) {
+  async function review(memoryId: string, decision: "promoted" | "rejected", input: ReviewInput): Promise<TMemory> {
+    return store.transaction(async (tx) => {
+      const memory = await tx.memories.findById(memoryId);
+      if (!memory) throw new AppError("memory_not_found", `No memory ${memoryId}.`, "id");
+      if (memory.state !== "candidate") {
+        throw new AppError("invalid_state_transition", `Only candidates can be ${decision}; memory ${memoryId} is ${memory.state}.`);
+      }
+      const at = clock();
+      const toState = decision === "promoted" ? "durable" : "tombstoned";
+      const updated = await tx.memories.changeState(memoryId, "candidate", toState, at);
+      if (!updated) throw new AppError("invalid_state_transition", `Memory ${memoryId} was changed by another request; it is no longer a candidate.`);
+      await tx.memories.appendHistory({
+        memoryId,
+        action: decision,
+        fromState: "candidate",
+        toState,
+        actor: input.actor,
+        tokenId: null,
+        reason: input.reason ?? null,
+        requestId: null,
+        createdAt: at,
+      });
+      return memoryView(updated);
+    });
+  }
+
+  return {
+    async list(orgId: string, environment: TEnvironment | null, limit = 100): Promise<TMemory[]> {
+      return (await store.memories.listByState(orgId, environment, "candidate", limit)).map(memoryView);
+    },
+    promote: (memoryId: string, input: ReviewInput) => review(memoryId, "promoted", input),
+    reject: (memoryId: string, input: ReviewInput) => review(memoryId, "rejected", input),
+  };
+}
+
+export type CandidateService = ReturnType<typeof candidateService>;

@@ -1,0 +1,36 @@
+import type { TEnvironment, TMemoryState } from "@engram/contract";
+import type { HistoryRecord, MemoryRecord } from "./records";
+
+/** Where a caller may look: one organization and environment, optionally one agent's boundary. */
+export interface MemoryScope {
+  orgId: string;
+  environment: TEnvironment;
+  /** When set, only this agent's memories and the organization's shared ones are visible. */
+  agentSlug: string | null;
+}
+
+/** A memory to write: its id is chosen before writing so the answer can name it up front. */
+export type PlannedMemory = Omit<MemoryRecord, "reinforcementCount" | "lastReinforcedAt" | "recentUses" | "updatedAt">;
+
+/** Reading and changing memories one by one; retrieval's search reads are its own port (retrieval/ports). */
+export interface MemoryRepository {
+  findVisible(scope: MemoryScope, id: string): Promise<MemoryRecord | null>;
+  /** Memories by id, in no particular order; for reading the few that retrieval returns. */
+  findManyByIds(ids: readonly string[]): Promise<MemoryRecord[]>;
+  /** Any memory by id, for organization administrators (no agent or environment boundary). */
+  findById(id: string): Promise<MemoryRecord | null>;
+  listByState(orgId: string, environment: TEnvironment | null, state: TMemoryState, limit: number): Promise<MemoryRecord[]>;
+  /**
+   * Compare-and-set in one statement: moves the memory from `from` to `to` and answers it, or answers null
+   * when it is no longer in `from` (another request changed it first). Call it first in a transaction, so
+   * the change and its history row commit together and the transaction starts by writing.
+   */
+  changeState(id: string, from: TMemoryState, to: TMemoryState, at: Date): Promise<MemoryRecord | null>;
+  /**
+   * Counts a reinforcement and adds its use time through `addUse`, under the row's write lock (taken by the
+   * first statement), so concurrent reinforcements each count and none loses another's use time.
+   */
+  recordReinforcement(id: string, at: Date, addUse: (recentUses: readonly Date[]) => Date[]): Promise<MemoryRecord>;
+  appendHistory(entry: HistoryRecord): Promise<void>;
+  history(memoryId: string): Promise<HistoryRecord[]>;
+}

@@ -1,0 +1,75 @@
+import type { TEnvironment } from "@engram/contract";
+import type { MemoryScope } from "../memory/ports";
+import type { MemoryRecord } from "../memory/records";
+
+/** What BM25 statistics are counted over: one organization's memories in one environment, whatever the agent. */
+export type CollectionScope = Pick<MemoryScope, "orgId" | "environment">;
+
+/** What ranking needs of a memory found by full-text search, with the analysed terms the index holds. */
+export interface SearchCandidate extends Pick<MemoryRecord, "id" | "subject" | "confidence" | "reinforcementCount" | "recentUses" | "createdAt"> {
+  searchTerms: readonly string[];
+}
+
+/**
+ * One full-text lookup: durable memories in scope holding any of `terms`, or for every one of `groups`
+ * (a query word's alternative terms) at least one of its terms; best first by the backend's full-text
+ * rank or newest first, at most `limit`.
+ */
+export type CandidateQuery = { order: "relevance" | "newest"; limit: number } & (
+  | { match: "any"; terms: readonly string[] }
+  | { match: "all"; groups: readonly (readonly string[])[] }
+);
+
+/** The full-text reads retrieval makes of the memories table. */
+export interface MemorySearch {
+  /** A scope's durable memories: how many, their average number of terms, and how many hold each term. */
+  collectionTotals(scope: CollectionScope): Promise<{ documents: number; averageLength: number }>;
+  documentFrequencies(scope: CollectionScope, terms: readonly string[]): Promise<number[]>;
+  searchDurable(scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
+  /** The durable memories in scope among `ids` (found another way, e.g. by meaning), as candidates. */
+  durableCandidates(scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;
+}
+
+/** Turns texts into unit vectors of one model; the semantic half of retrieval, when configured. */
+export interface Embedder {
+  readonly model: string;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/** A memory's vector from the configured embeddings model. */
+export interface MemoryVector {
+  memoryId: string;
+  orgId: string;
+  environment: TEnvironment;
+  model: string;
+  vector: Float32Array;
+}
+
+/** What needs embedding: a durable memory's subject and text, and where its vector will be searched. */
+export interface EmbeddingTask {
+  memoryId: string;
+  orgId: string;
+  environment: TEnvironment;
+  agentSlug: string | null;
+  subject: string | null;
+  text: string;
+  createdAt: Date;
+}
+
+export interface EmbeddingRepository {
+  /** Stores vectors, replacing any earlier ones; vectors of memories since tombstoned are not kept. */
+  save(vectors: readonly MemoryVector[], at: Date): Promise<void>;
+  /**
+   * One scope's vectors of `model` stored at or after `since`, oldest first, with each memory's agent;
+   * pages continue from the last one's `storedAt`.
+   */
+  listSince(
+    scope: CollectionScope,
+    model: string,
+    since: Date | null,
+    limit: number,
+  ): Promise<Array<MemoryVector & { agentSlug: string | null; storedAt: Date }>>;
+  /** Durable memories that have no vector of `model` yet, oldest first, after the `after` memory. */
+  missing(model: string, after: Pick<EmbeddingTask, "memoryId" | "createdAt"> | null, limit: number): Promise<EmbeddingTask[]>;
+  remove(memoryId: string): Promise<void>;
+}

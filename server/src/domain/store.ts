@@ -1,0 +1,28 @@
+import type { OrganizationRepository, TokenRepository } from "./access/ports";
+import type { EventRepository, WorkflowRepository } from "./events/ports";
+import type { MemoryRepository } from "./memory/ports";
+import type { RateLimitRepository } from "./rate-limits/ports";
+import type { EmbeddingRepository, MemorySearch } from "./retrieval/ports";
+import type { IdempotencyRepository, WriteBatch } from "./writes/ports";
+
+/** The storage ports of every feature, together; `db/` implements them. */
+export interface Repositories {
+  organizations: OrganizationRepository;
+  tokens: TokenRepository;
+  memories: MemoryRepository & MemorySearch;
+  embeddings: EmbeddingRepository;
+  idempotency: IdempotencyRepository;
+  events: EventRepository;
+  workflows: WorkflowRepository;
+  rateLimits: RateLimitRepository;
+}
+
+export interface Store extends Repositories {
+  /** Commits everything `build` queues in one transaction of multi-row statements, one per table. */
+  writeAtomically(build: (batch: WriteBatch) => void): Promise<void>;
+  readonly provider: "sqlite" | "postgres";
+  /** Runs `work` in one database transaction; everything it writes commits or rolls back together. */
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,50 @@
+import type { TEnvironment } from "@engram/contract";
+import type { BusinessEventRecord, WorkflowStateRecord } from "../events/records";
+import type { PlannedMemory } from "../memory/ports";
+import type { HistoryRecord } from "../memory/records";
+
+/** The first answer given under an idempotency key, repeated to every retry. */
+export interface StoredResponse {
+  requestHash: string;
+  status: number;
+  body: unknown;
+}
+
+export interface IdempotencyKeyScope {
+  orgId: string;
+  environment: TEnvironment;
+  route: string;
+  key: string;
+}
+
+export interface StoredKey extends StoredResponse {
+  key: string;
+  expired: boolean;
+}
+
+export interface KeyClaim {
+  scope: IdempotencyKeyScope;
+  response: StoredResponse;
+}
+
+export interface IdempotencyRepository {
+  /** The stored answers for several keys of one organization, environment and route, expired ones marked. */
+  findMany(scope: Omit<IdempotencyKeyScope, "key">, keys: readonly string[], now: Date): Promise<StoredKey[]>;
+  deleteExpired(now: Date): Promise<number>;
+}
+
+/** Writes queued by a batch and committed together: all of them or none. */
+export interface WriteBatch {
+  /** Removes the named keys' expired records so the keys can be used afresh. */
+  deleteExpiredKeys(scope: Omit<IdempotencyKeyScope, "key">, keys: readonly string[], now: Date): void;
+  /** Stores each answer under its key; a key already taken fails the batch with DuplicateKeyError. */
+  claimKeys(claims: readonly KeyClaim[], now: Date, expiresAt: Date): void;
+  /** Registers agents on their first write; existing ones are left as they are. */
+  ensureAgents(agents: ReadonlyArray<{ orgId: string; slug: string }>, at: Date): void;
+  /** Events with their answers; a key already taken in the event's environment fails the batch with DuplicateKeyError. */
+  insertEvents(events: ReadonlyArray<{ event: BusinessEventRecord; answer: unknown }>): void;
+  /** Memories with their first history entries. */
+  insertMemories(memories: readonly PlannedMemory[], history: readonly HistoryRecord[]): void;
+  /** Inserts or replaces each workflow record; keys must be distinct. */
+  upsertWorkflows(states: readonly WorkflowStateRecord[]): void;
+}
