@@ -1,8 +1,9 @@
 import { connect } from "node:net";
 import { deflateSync, gzipSync } from "node:zlib";
-import { DEFAULT_MODEL_ID, memoryScopes, ZErrorBody } from "@engram/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, startTestServer, type TestServer } from "./support/harness";
+import { DEFAULT_MODEL_ID, ZErrorBody } from "@engram/contract";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestServer } from "./support/harness";
+import { expectDocumentedError, useSeededServer } from "./hostile/fixture";
 import { sendRaw, type RawResponse } from "./hostile/raw-http";
 
 /**
@@ -12,35 +13,19 @@ import { sendRaw, type RawResponse } from "./hostile/raw-http";
  * and nothing is stored.
  */
 
+const seeded = useSeededServer();
 let server: TestServer;
-let orgId: string;
 let token: string;
 let memoryId: string;
+beforeAll(() => ({ server, token, memoryId } = seeded));
 
-beforeAll(async () => {
-  server = await startTestServer({ rateLimits: "off" });
-  orgId = await server.newOrg();
-  token = await server.newToken(orgId, { scopes: [...memoryScopes, "inference:chat"] });
-  memoryId = (await rawRequest(server.url, "/v1/memory", { token, body: JSON.stringify({ text: "The one stored memory." }) })).body.memory.id;
-});
-afterAll(() => server?.stop());
-
-/** Every rejected request leaves the organization with exactly its one memory, unchanged, and no events. */
-async function expectNothingStored(): Promise<void> {
-  const memories = await server.db.memory.findMany({ where: { orgId } });
-  expect(memories.map((m) => [m.id, m.text, m.state, m.reinforcementCount])).toEqual([[memoryId, "The one stored memory.", "durable", 0]]);
-  expect(await server.db.businessEvent.count({ where: { orgId } })).toBe(0);
-}
+const expectNothingStored = () => seeded.expectUntouched();
 
 function post(path: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<RawResponse> {
   return sendRaw(server.url, { path, body, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers } });
 }
 
-function expectError(res: RawResponse, status: number, code: string, param?: string | null): void {
-  expect({ status: res.status, code: res.json?.error?.code }, res.text).toEqual({ status, code });
-  expect(ZErrorBody.safeParse(res.json).success, res.text).toBe(true);
-  if (param !== undefined) expect(res.json.error.param, res.text).toBe(param);
-}
+const expectError = expectDocumentedError;
 
 const chat = (content: string, extra: Record<string, unknown> = {}) => ({ model: DEFAULT_MODEL_ID, messages: [{ role: "user", content }], ...extra });
 const event = (extra: Record<string, unknown> = {}) => ({ type: "deploy.completed", text: "Deployed payments 1.2.", ...extra });

@@ -1,6 +1,5 @@
-import { memoryScopes, ZErrorBody } from "@engram/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, startTestServer, type TestServer } from "../support/harness";
+import { afterAll, describe, expect, it } from "vitest";
+import { expectDocumentedError, useSeededServer } from "./fixture";
 import { sendRaw, type RawResponse } from "./raw-http";
 import { bodyRoutes, pathFor, withField } from "./route-catalogue";
 
@@ -11,41 +10,14 @@ import { bodyRoutes, pathFor, withField } from "./route-catalogue";
  * organization's stored data is exactly what it was before.
  */
 
-let server: TestServer;
-let orgId: string;
-let token: string;
-let memoryId: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ rateLimits: "off" });
-  orgId = await server.newOrg();
-  token = await server.newToken(orgId, { scopes: [...memoryScopes, "inference:chat"] });
-  const created = await rawRequest(server.url, "/v1/memory", { token, body: JSON.stringify({ text: "The one stored memory.", subject: "payments" }) });
-  memoryId = created.body.memory.id;
-});
-afterAll(() => server?.stop());
-
-afterAll(async () => {
-  // Nothing any hostile request sent was stored or changed.
-  const memories = await server.db.memory.findMany({ where: { orgId } });
-  expect(memories.map((m) => [m.id, m.text, m.state, m.reinforcementCount])).toEqual([[memoryId, "The one stored memory.", "durable", 0]]);
-  expect(await server.db.memoryHistory.count({ where: { memoryId } })).toBe(1);
-  expect(await server.db.businessEvent.count({ where: { orgId } })).toBe(0);
-  expect(await server.db.idempotencyRecord.count({ where: { orgId } })).toBe(0);
-  expect(await server.db.workflowState.count({ where: { orgId } })).toBe(0);
-  expect(await server.db.agent.count({ where: { orgId } })).toBe(0);
-});
+const seeded = useSeededServer();
+afterAll(() => seeded.expectUntouched());
 
 function send(path: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return sendRaw(server.url, { path, body, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers } });
+  return sendRaw(seeded.server.url, { path, body, headers: { authorization: `Bearer ${seeded.token}`, "content-type": "application/json", ...headers } });
 }
 
-function expectError(res: RawResponse, status: number, code: string, param?: string | null): void {
-  expect({ status: res.status, code: res.json?.error?.code }, res.text).toEqual({ status, code });
-  expect(ZErrorBody.safeParse(res.json).success, res.text).toBe(true);
-  expect(res.text).not.toMatch(/prisma|sqlite|postgres|at \w+ \(|stack/i);
-  if (param !== undefined) expect(res.json.error.param).toBe(param);
-}
+const expectError = expectDocumentedError;
 
 /** The JSON text of `body` with `marker` replaced by raw JSON (escapes JSON.stringify would not write). */
 function rawJson(body: Record<string, unknown>, field: string, rawValue: string): string {
@@ -53,7 +25,7 @@ function rawJson(body: Record<string, unknown>, field: string, rawValue: string)
 }
 
 describe.each(bodyRoutes)("$name ($method $path)", (route) => {
-  const path = () => pathFor(route, memoryId);
+  const path = () => pathFor(route, seeded.memoryId);
   const body = route.validBody!;
   const fields = route.stringFields ?? [];
 

@@ -1,6 +1,6 @@
-import { memoryScopes, ZErrorBody } from "@engram/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, startTestServer, type TestServer } from "../support/harness";
+import { ZErrorBody } from "@engram/contract";
+import { afterAll, describe, expect, it } from "vitest";
+import { expectDocumentedError, useSeededServer } from "./fixture";
 import { sendRaw, type RawResponse } from "./raw-http";
 import { routes } from "./route-catalogue";
 
@@ -11,38 +11,21 @@ import { routes } from "./route-catalogue";
  * the stored memory is untouched.
  */
 
-let server: TestServer;
-let orgId: string;
-let token: string;
-let memoryId: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ rateLimits: "off" });
-  orgId = await server.newOrg();
-  token = await server.newToken(orgId, { scopes: [...memoryScopes, "inference:chat"] });
-  memoryId = (await rawRequest(server.url, "/v1/memory", { token, body: JSON.stringify({ text: "The one stored memory." }) })).body.memory.id;
-});
-afterAll(async () => {
-  const memories = await server.db.memory.findMany({ where: { orgId } });
-  expect(memories.map((m) => [m.id, m.state, m.reinforcementCount])).toEqual([[memoryId, "durable", 0]]);
-  expect(await server.db.memoryHistory.count({ where: { memoryId } })).toBe(1);
-  expect(await server.db.agent.count({ where: { orgId } })).toBe(0);
-  await server.stop();
-});
+const seeded = useSeededServer();
+afterAll(() => seeded.expectUntouched());
 
 function call(method: string, path: string): Promise<RawResponse> {
   const hasBody = method === "POST";
-  return sendRaw(server.url, {
+  return sendRaw(seeded.server.url, {
     method,
     path,
-    headers: { authorization: `Bearer ${token}`, ...(hasBody ? { "content-type": "application/json" } : {}) },
+    headers: { authorization: `Bearer ${seeded.token}`, ...(hasBody ? { "content-type": "application/json" } : {}) },
     body: hasBody ? (path.includes("chat/completions") ? JSON.stringify({ model: "engram-memory-1", messages: [{ role: "user", content: "hi" }] }) : "{}") : undefined,
   });
 }
 
 function expectError(res: RawResponse, status: number, codes: string[]): void {
-  expect({ status: res.status, known: codes.includes(res.json?.error?.code) }, res.text).toEqual({ status, known: true });
-  expect(ZErrorBody.safeParse(res.json).success, res.text).toBe(true);
+  expectDocumentedError(res, status, codes);
 }
 
 /** Escapes that cannot be decoded into a well-formed string: never a 500. */
@@ -56,7 +39,7 @@ describe.each(memoryRoutes)("$name ($method $path)", (route) => {
   });
 
   it("answers 400 to a NUL in the id", async () => {
-    for (const id of ["%00", `${memoryId}%00`, "a%00b"]) expectError(await call(route.method, route.path.replace("{id}", id)), 400, ["invalid_parameter"]);
+    for (const id of ["%00", `${seeded.memoryId}%00`, "a%00b"]) expectError(await call(route.method, route.path.replace("{id}", id)), 400, ["invalid_parameter"]);
   });
 
   it("answers 400 to an id over 100 characters and 404 to well-formed ids that name nothing", async () => {
@@ -72,7 +55,7 @@ describe.each(memoryRoutes)("$name ($method $path)", (route) => {
 const agentRoutes = routes.filter((route) => route.path.includes("hostile-agent"));
 
 describe.each(agentRoutes)("agent slug of $name ($method $path)", (route) => {
-  const withSlug = (slug: string) => route.path.replace("hostile-agent", slug).replace("{id}", memoryId);
+  const withSlug = (slug: string) => route.path.replace("hostile-agent", slug).replace("{id}", seeded.memoryId);
 
   it("answers 400 to slugs that do not decode, hold NUL, or break the slug rules", async () => {
     for (const slug of [...undecodable, "%00", "Upper", "a%20b", "-lead", "x".repeat(64), "%E2%80%AE"]) {
