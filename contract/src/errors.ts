@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Error types of spec 7.1; every `/v1` error carries one of them. */
+/** The published error types; every `/v1` error carries one of them. */
 export const ZErrorType = z.enum([
   "authentication_error",
   "authorization_error",

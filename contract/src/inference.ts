@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ZAgentSlug } from "./common";
 import { ZErrorBody } from "./errors";
 
-/** Constants of the inference gateway (spec 2.2, 4.2 and 8.3). */
+/** Constants of the inference gateway: the advertised context window, parameter defaults and bounds. */
 export const inferenceLimits = {
   /** The advertised model's context window: prompt (with injected memory) plus max_tokens never exceed it. */
   contextLength: 8192,
@@ -39,7 +39,7 @@ const ZStop = z.union([
 ]);
 
 /**
- * The chat request (spec 4.2's parameter table, plus OpenAI's `stream_options` and `user`). Defaults are
+ * The chat request (the published parameter table, plus OpenAI's `stream_options` and `user`). Defaults are
  * applied here, so what the gateway forwards upstream is what the table promises whatever the upstream's
  * own defaults are. Unknown parameters are rejected.
  */
@@ -174,7 +174,7 @@ const chatRoute = {
   },
 } as const;
 
-/** The OpenAI-compatible gateway (spec 4.2); every route needs a token (chat needs `inference:chat`). */
+/** The OpenAI-compatible gateway; every route needs a token (chat needs `inference:chat`). */
 export const inferenceContract = c.router(
   {
     chatCompletionsForAgent: {

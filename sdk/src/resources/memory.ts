@@ -7,7 +7,7 @@ type ControlAction = "reinforce" | "suppress" | "restore";
 type RetrieveRoute = "retrieve" | "recall" | "search";
 
 /**
- * Memory routes (`/v1/memory`), named by the spec's verbs with their aliases. With an agent, every call uses
+ * Memory routes (`/v1/memory`), named by the memory model's verbs with their aliases. With an agent, every call uses
  * the agent path form and stays inside that agent's boundary.
  */
 export class MemoryResource {

@@ -22,7 +22,7 @@ function injectedBlock(messages: Array<{ role: string; content: string }>): stri
 }
 
 describe("chat completions through an OpenAI-compatible upstream", () => {
-  it("answers a plain request with the conversation grounded in memory, as spec 2.2 shapes it", async () => {
+  it("answers a plain request with the conversation grounded in memory, in the OpenAI chat completion shape", async () => {
     const { token } = await tenantWithMemories(server, [deployMemory, refundMemory]);
     upstream.behave(answer(["Run make release", " once CI is green."]));
     const { data, response } = await openai(server, token)
