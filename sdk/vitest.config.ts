@@ -9,7 +9,7 @@ export default defineConfig({
     env: { ENGRAM_TEST_DATABASE: "sqlite" },
     testTimeout: 30_000,
     hookTimeout: 240_000,
-    // The server's test harness keeps its temporary files in this run's folder, removed when the run ends.
-    globalSetup: ["../server/test/support/temporary-root.ts"],
+    // The test servers keep their temporary files in this run's folder, removed when the run ends.
+    globalSetup: ["../packages/test-support/src/global-setup/temporary-root.ts"],
   },
 });

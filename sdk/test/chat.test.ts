@@ -1,9 +1,7 @@
 import { DEFAULT_MODEL_ID, memoryScopes } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answer, failMidStream, startChatUpstream, type ChatUpstream } from "../../server/test/support/chat-upstream";
-import { startTestServer, type TestServer } from "../../server/test/support/harness";
+import { answer, type ChatUpstream, errorBody, failMidStream, startChatUpstream, startScriptedProxy, startTestServer, type TestServer } from "@engram/test-support";
 import { APIConnectionError, APIError, APIUserAbortError, Engram, InvalidRequestError, NotFoundError, PermissionDeniedError, Stream, type ChatCompletionChunk } from "../src";
-import { errorBody, startScriptedProxy } from "./support/scripted-proxy";
 
 const model = DEFAULT_MODEL_ID;
 const question = (content: string) => ({ model, messages: [{ role: "user" as const, content }] });

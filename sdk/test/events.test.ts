@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../server/test/support/harness";
+import { startTestServer, type TestServer } from "@engram/test-support";
 import { ConflictError, Engram, InvalidRequestError } from "../src";
 
 let server: TestServer;

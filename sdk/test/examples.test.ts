@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { memoryScopes } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../server/test/support/harness";
+import { startTestServer, type TestServer } from "@engram/test-support";
 import { Engram } from "../src";
 
 // The programs in examples/ run as a user would run them, each as its own process against the real server.

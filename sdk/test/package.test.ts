@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../server/test/support/harness";
+import { startTestServer, type TestServer } from "@engram/test-support";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const tsc = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin/tsc");

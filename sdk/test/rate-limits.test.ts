@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseRateLimitSetting } from "../../server/src/domain/rate-limits/policy";
-import { startTestServer, type TestServer } from "../../server/test/support/harness";
+import { describe, expect, it } from "vitest";
+import { useServerBehindProxy } from "@engram/test-support";
 import { Engram, RateLimitError } from "../src";
-import { startScriptedProxy, type ScriptedProxy } from "./support/scripted-proxy";
 
 // The real server's own limiter (one memory request per minute), on a clock the test can set to shortly before
 // a minute ends, so that its Retry-After is short and the retry lands in the next window.
 let clock = () => Date.now();
-let server: TestServer;
-let proxy: ScriptedProxy;
-beforeAll(async () => {
-  server = await startTestServer({ rateLimits: parseRateLimitSetting("*.memory=1"), now: () => new Date(clock()) });
-  proxy = await startScriptedProxy(server.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await server?.stop();
-});
+const setup = useServerBehindProxy({ rateLimits: [{ plan: "*", group: "memory", environment: null, limit: 1 }], now: () => new Date(clock()) });
 
 /** Sets the server's clock to `ms` into the current minute, running on from there or standing still. */
 function serverClockAt(ms: number, options: { frozen?: boolean } = {}) {
@@ -27,8 +16,8 @@ function serverClockAt(ms: number, options: { frozen?: boolean } = {}) {
 
 describe("the real server's rate limits", () => {
   it("exposes the window on every answer, and retries a 429 after exactly its Retry-After with the same key", async () => {
-    const { orgId, token } = await server.newTenant();
-    const engram = new Engram({ baseUrl: proxy.url, token });
+    const { orgId, token } = await setup.server.newTenant();
+    const engram = new Engram({ baseUrl: setup.proxy.url, token });
     // Two seconds left: room for both requests to land in this window on a busy machine.
     serverClockAt(58_000);
 
@@ -37,20 +26,20 @@ describe("the real server's rate limits", () => {
     expect(first.response.rateLimit!.reset).toBeLessThanOrEqual(2);
     const second = await engram.memory.remember({ text: "A 429 is retried after Retry-After." }).withResponse();
 
-    expect(proxy.requests.map((r) => r.upstreamStatus)).toEqual([201, 429, 201]);
-    const [, limited, retried] = proxy.requests;
+    expect(setup.proxy.requests.map((r) => r.upstreamStatus)).toEqual([201, 429, 201]);
+    const [, limited, retried] = setup.proxy.requests;
     const retryAfterSeconds = Number(limited!.upstreamHeaders!["retry-after"]);
     expect(retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect(retried!.receivedAt - limited!.answeredAt!).toBeGreaterThanOrEqual(retryAfterSeconds * 1000);
     expect(retried!.headers["idempotency-key"]).toBe(limited!.headers["idempotency-key"]);
     expect(second.response.rateLimit).toMatchObject({ limit: 1, remaining: 0 });
     expect(second.response.rateLimit!.reset).toBeGreaterThan(50); // a new window
-    expect(await server.db.memory.count({ where: { orgId } })).toBe(2);
+    expect(await setup.server.db.memory.count({ where: { orgId } })).toBe(2);
   });
 
   it("throws RateLimitError with the real Retry-After when retries are off", async () => {
-    const { token } = await server.newTenant();
-    const engram = new Engram({ baseUrl: server.url, token, maxRetries: 0 });
+    const { token } = await setup.server.newTenant();
+    const engram = new Engram({ baseUrl: setup.server.url, token, maxRetries: 0 });
     serverClockAt(30_000, { frozen: true });
     await engram.memory.recall({ query: "anything" });
     const error = await engram.memory.recall({ query: "anything" }).catch((e: unknown) => e);

@@ -1,32 +1,22 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../server/test/support/harness";
+import { describe, expect, it } from "vitest";
+import { useServerBehindProxy } from "@engram/test-support";
 import { APIConnectionError, APITimeoutError, APIUserAbortError, Engram } from "../src";
-import { startScriptedProxy, type ScriptedProxy } from "./support/scripted-proxy";
 
-let server: TestServer;
-let proxy: ScriptedProxy;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
-beforeEach(async () => {
-  proxy = await startScriptedProxy(server.url);
-});
-afterEach(() => proxy.close());
+const setup = useServerBehindProxy({ proxyPerTest: true });
 
 const throughProxy = async (options: { timeoutMs?: number; maxRetries?: number }) =>
-  new Engram({ baseUrl: proxy.url, token: (await server.newTenant()).token, ...options });
+  new Engram({ baseUrl: setup.proxy.url, token: (await setup.server.newTenant()).token, ...options });
 
 describe("timeouts against a real server behind a slow proxy", () => {
   it("fails with APITimeoutError when no answer comes within timeoutMs, after retrying", async () => {
     const engram = await throughProxy({ timeoutMs: 200, maxRetries: 1 });
-    proxy.script({ delayMs: 5000 }, { delayMs: 5000 });
+    setup.proxy.script({ delayMs: 5000 }, { delayMs: 5000 });
     const started = performance.now();
     const error = await engram.memory.recall({ query: "x" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APITimeoutError);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error).toMatchObject({ status: undefined, message: "Engram did not answer within 200 ms" });
-    expect(proxy.requests).toHaveLength(2);
+    expect(setup.proxy.requests).toHaveLength(2);
     // Two timeouts and a backoff, well before either slow answer would have come.
     expect(performance.now() - started).toBeLessThan(4000);
   });
@@ -34,26 +24,26 @@ describe("timeouts against a real server behind a slow proxy", () => {
   it("succeeds when a timed-out attempt's retry is answered", async () => {
     // The retry goes to the real server, so its timeout leaves room for a busy machine.
     const engram = await throughProxy({ timeoutMs: 1000 });
-    proxy.script({ delayMs: 5000 });
+    setup.proxy.script({ delayMs: 5000 });
     expect((await engram.memory.encode({ text: "Slow networks happen." }, { idempotencyKey: "slow-1" })).text).toBe("Slow networks happen.");
-    expect(proxy.requests.map((r) => r.headers["idempotency-key"])).toEqual(["slow-1", "slow-1"]);
+    expect(setup.proxy.requests.map((r) => r.headers["idempotency-key"])).toEqual(["slow-1", "slow-1"]);
   });
 
   it("counts a body that stalls after the headers against the timeout", async () => {
     const engram = await throughProxy({ maxRetries: 0 });
-    proxy.script({ stallBodyMs: 1500 });
+    setup.proxy.script({ stallBodyMs: 1500 });
     await expect(engram.memory.recall({ query: "x" }, { timeoutMs: 300 })).rejects.toBeInstanceOf(APITimeoutError);
   });
 
   it("rejects at once with APIUserAbortError when the caller aborts, without retrying", async () => {
     const engram = await throughProxy({});
-    proxy.script({ delayMs: 1500 });
+    setup.proxy.script({ delayMs: 1500 });
     const controller = new AbortController();
     const call = engram.memory.recall({ query: "x" }, { signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
     await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(proxy.requests).toHaveLength(1);
+    expect(setup.proxy.requests).toHaveLength(1);
     await expect(engram.memory.recall({ query: "x" }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(proxy.requests).toHaveLength(1);
+    expect(setup.proxy.requests).toHaveLength(1);
   });
 });

@@ -12,7 +12,7 @@ import { parseRateLimitSetting } from "../src/domain/rate-limits/policy";
 import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/access/access-tokens";
 import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";
-import { startLocalPostgres } from "../test/support/local-postgres";
+import { startLocalPostgres } from "@engram/test-support/local-postgres";
 import { benchmarkQueries, syntheticEvents, syntheticMemories } from "./corpus";
 import { benchGateway, formatGatewayRows } from "./gateway";
 import { loadFromWorker } from "./http-load";

@@ -1,6 +1,6 @@
 import { ZErrorBody } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, rawRequest, startTestServer, type TestServer } from "./support/harness";
+import { apiClient, rawRequest, startTestServer, type TestServer } from "@engram/test-support";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, startServerOn, temporaryDirectory } from "@engram/test-support";
 import { benchmarkQueries, syntheticMemories } from "../bench/corpus";
 import type { Caller } from "../src/domain/access/caller";
 import type { RunningServer } from "../src/server";
-import { freshDatabase, startServerOn, temporaryDirectory } from "./support/harness";
 
 /** The same memories in SQLite and in Postgres must come back in the same order for the same query. */
 describe("SQLite and Postgres rank alike", () => {

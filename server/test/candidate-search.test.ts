@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, startServerOn } from "@engram/test-support";
 import type { Caller } from "../src/domain/access/caller";
-import { POSTGRES_RECENT_WINDOW } from "../src/db/repositories/memory-search";
+import { POSTGRES_RECENT_WINDOW } from "../src/db/tables/memories/tsvector-search";
 import type { MemoryScope } from "../src/domain/memory/ports";
 import type { CandidateQuery } from "../src/domain/retrieval/ports";
 import type { RunningServer } from "../src/server";
-import { freshDatabase, startServerOn } from "./support/harness";
 
 /** The full-text lookups retrieval plans, on this project's database. */
 describe("full-text candidate lookups", () => {

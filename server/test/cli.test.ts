@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, startServerOn, temporaryDirectory } from "@engram/test-support";
 import { runCli } from "../src/cli/run";
 import type { DatabaseConfig } from "../src/db/config";
-import { freshDatabase, startServerOn, temporaryDirectory } from "./support/harness";
 
 let database: DatabaseConfig;
 let env: NodeJS.ProcessEnv;

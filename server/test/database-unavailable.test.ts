@@ -2,10 +2,9 @@ import { memoryScopes } from "@engram/contract";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import { databaseUnderTest, freshDatabase, rawRequest, startServerOn, startTcpProxy } from "@engram/test-support";
 import type { DatabaseConfig } from "../src/db/config";
 import type { RunningServer } from "../src/server";
-import { databaseUnderTest, freshDatabase, rawRequest, startServerOn } from "./support/harness";
-import { startTcpProxy } from "./support/tcp-proxy";
 
 /**
  * A database that is down or busy answers `503 service_unavailable` with Retry-After, never a 500, and the

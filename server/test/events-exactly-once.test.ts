@@ -1,9 +1,9 @@
 import { ZErrorBody, ZEventResult } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, rawRequest, startServerOn, startTestServer, type TestServer } from "@engram/test-support";
 import { loadMigrations, migrate } from "../src/db/migrations";
 import { connectPrisma } from "../src/db/prisma";
 import { derivedEventKey } from "../src/domain/events/event-key";
-import { freshDatabase, rawRequest, startServerOn, startTestServer, type TestServer } from "./support/harness";
 
 // An event's key is unique for as long as the event is stored; only encode's request keys expire (after 24 h).
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { databaseUnderTest, freshDatabase } from "@engram/test-support";
 import { loadMigrations, migrate, migrationsDir } from "../src/db/migrations";
 import { connectPrisma } from "../src/db/prisma";
-import { databaseUnderTest, freshDatabase } from "./support/harness";
 
 describe(`migrations on ${databaseUnderTest}`, () => {
   it("applies every migration once and records it in Prisma's _prisma_migrations format", async () => {

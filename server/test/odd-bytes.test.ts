@@ -2,7 +2,7 @@ import { connect } from "node:net";
 import { deflateSync, gzipSync } from "node:zlib";
 import { DEFAULT_MODEL_ID, ZErrorBody } from "@engram/contract";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { TestServer } from "./support/harness";
+import type { TestServer } from "@engram/test-support";
 import { expectDocumentedError, useSeededServer } from "./hostile/fixture";
 import { sendRaw, type RawResponse } from "./hostile/raw-http";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiClient, startServerOn, startTestServer } from "./support/harness";
+import { apiClient, startServerOn, startTestServer } from "@engram/test-support";
 
 describe("search text re-analysis", () => {
   it("re-analyses memories an older analyser indexed when the store opens", async () => {

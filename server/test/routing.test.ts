@@ -1,8 +1,8 @@
 import { contract, memoryScopes, ZErrorBody } from "@engram/contract";
 import { isAppRoute, type AppRoute } from "@ts-rest/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest, startTestServer, type TestServer } from "@engram/test-support";
 import { parseRateLimitSetting } from "../src/domain/rate-limits/policy";
-import { rawRequest, startTestServer, type TestServer } from "./support/harness";
 import { sendRaw, type RawResponse } from "./hostile/raw-http";
 
 /**

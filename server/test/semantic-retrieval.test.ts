@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unitVector } from "@engram/retrieval";
+import { apiClient, conceptVector, startEmbeddingsServer, startTestServer, type TestServer } from "@engram/test-support";
 import { EmbeddingsError, openAiEmbedder } from "../src/adapters/openai-embeddings/openai-embedder";
-import { conceptVector, startEmbeddingsServer } from "./support/embeddings-server";
-import { apiClient, startTestServer, type TestServer } from "./support/harness";
 
 /** Semantic retrieval through a real OpenAI-compatible embeddings endpoint, fused with lexical retrieval. */
 let embeddings: Awaited<ReturnType<typeof startEmbeddingsServer>>;

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { startTestServer } from "./support/harness";
+import { startTestServer } from "@engram/test-support";
 
 /** Whether a new TCP connection to the URL's port is accepted (the listener is still open). */
 const accepting = (url: URL) =>

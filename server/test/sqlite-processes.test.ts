@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, startTestServer, type TestServer } from "./support/harness";
-import { type ServerProcess, startServerProcess } from "./support/server-process";
+import { apiClient, type ServerProcess, startServerProcess, startTestServer, type TestServer } from "@engram/test-support";
 
 /**
  * Several server processes on one database, as the README documents: on SQLite two OS processes share one

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, startTestServer, type TestServer } from "./support/harness";
-import { type ServerProcess, startServerProcess } from "./support/server-process";
+import { apiClient, type ServerProcess, startServerProcess, startTestServer, type TestServer } from "@engram/test-support";
 
 /**
  * Concurrent control requests on one memory, against one server process and against two (the second a real

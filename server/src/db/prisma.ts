@@ -4,7 +4,10 @@ import { PrismaClient as PostgresPrismaClient } from "./generated/postgres/clien
 import { type Prisma, PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client.ts";
 import { DEFAULT_BUSY_TIMEOUT_MS, type DatabaseConfig } from "./config";
 
-/** Both clients are generated from one model source, so the SQLite client's types describe both. */
+/**
+ * Both clients come from one model source and storage uses only what they share, so the SQLite client's types
+ * describe both; TypeScript cannot prove the Postgres client fits them (see docs/storage-and-migrations.md).
+ */
 export type PrismaDb = SqlitePrismaClient;
 export type PrismaTx = Prisma.TransactionClient;
 
@@ -18,6 +21,7 @@ export async function connectPrisma(config: DatabaseConfig, { lockWaitMs }: { lo
   if (config.provider === "postgres") {
     // Without a connection timeout a query waits for a free connection (or an unreachable server) forever.
     const adapter = endingFailedTransactions(new PrismaPg({ connectionString: config.url, max: config.poolSize ?? 10, connectionTimeoutMillis: busyTimeoutMs }));
+    // The one place the Postgres client is seen through the SQLite client's types (see PrismaDb).
     const client = new PostgresPrismaClient({ adapter }) as unknown as PrismaDb;
     await client.$connect();
     return client;

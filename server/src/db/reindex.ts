@@ -1,5 +1,5 @@
 import type { PrismaDb } from "./prisma";
-import { SEARCH_VERSION, searchTextOf } from "./search-text";
+import { SEARCH_VERSION, searchTextOf } from "./tables/memories/search-text";
 
 const CHUNK = 500;
 

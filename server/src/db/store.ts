@@ -4,30 +4,23 @@ import { asAppFailure, retryWhileBusy } from "./failures";
 import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
 import { connectPrisma, type PrismaTx } from "./prisma";
-import { embeddingRepository } from "./repositories/embeddings";
-import { eventRepository } from "./repositories/events";
-import { idempotencyRepository } from "./repositories/idempotency";
-import { memoryRepository } from "./repositories/memories";
-import {
-  type FullTextSearch,
-  postgresCandidates,
-  postgresCandidatesById,
-  postgresStats,
-  sqliteCandidates,
-  sqliteCandidatesById,
-  sqliteStats,
-} from "./repositories/memory-search";
-import { organizationRepository } from "./repositories/organizations";
-import { rateLimitRepository } from "./repositories/rate-limits";
-import { tokenRepository } from "./repositories/tokens";
-import { workflowRepository } from "./repositories/workflows";
-import { writeAtomically } from "./write-batch";
+import { writeBatchOver } from "./batch-writes";
+import { type Dialect, dialectFor } from "./dialect";
+import { tokenRepository } from "./tables/access-tokens";
+import { eventRepository } from "./tables/business-events";
+import { idempotencyRepository } from "./tables/idempotency-records";
+import { memoryRepository } from "./tables/memories/memory-repository";
+import { embeddingRepository } from "./tables/memory-embeddings";
+import { organizationRepository } from "./tables/organizations";
+import { rateLimitRepository } from "./tables/rate-limit-counters";
+import { workflowRepository } from "./tables/workflow-states";
+import { writeUnitOfWork } from "./write-batch";
 
-function repositoriesOver(db: PrismaTx, provider: DatabaseConfig["provider"], search: FullTextSearch): Repositories {
+function repositoriesOver(db: PrismaTx, dialect: Dialect): Repositories {
   return {
     organizations: organizationRepository(db),
     tokens: tokenRepository(db),
-    memories: memoryRepository(db, provider, search),
+    memories: memoryRepository(db, dialect),
     embeddings: embeddingRepository(db),
     idempotency: idempotencyRepository(db),
     events: eventRepository(db),
@@ -54,17 +47,14 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
   const busyTimeoutMs = config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const retry = <T>(attempt: () => Promise<T>) => retryWhileBusy(attempt, busyTimeoutMs);
   await retry(() => reindexSearchText(prisma));
-  const search: FullTextSearch =
-    config.provider === "sqlite"
-      ? { candidates: sqliteCandidates, byId: sqliteCandidatesById, stats: sqliteStats }
-      : { candidates: postgresCandidates, byId: postgresCandidatesById, stats: postgresStats };
+  const dialect = dialectFor(config.provider);
   return {
     provider: config.provider,
-    ...guarded(repositoriesOver(prisma, config.provider, search), retry),
+    ...guarded(repositoriesOver(prisma, dialect), retry),
     // A transaction that met a lock or a conflict (on SQLite also: another process wrote after this one
     // first read) rolled back whole, so it runs again whole.
-    writeAtomically: (build) => retry(() => writeAtomically(prisma, build)),
-    transaction: (work) => retry(() => prisma.$transaction((tx) => work(repositoriesOver(tx, config.provider, search)), { maxWait: 10_000, timeout: 20_000 })),
+    writeAtomically: (build) => retry(() => writeUnitOfWork(prisma, (unit) => build(writeBatchOver(unit)))),
+    transaction: (work) => retry(() => prisma.$transaction((tx) => work(repositoriesOver(tx, dialect)), { maxWait: 10_000, timeout: 20_000 })),
     async ping() {
       await prisma.$queryRawUnsafe("SELECT 1").catch((error) => {
         throw asAppFailure(error);

@@ -1,8 +1,6 @@
 import { ZChatCompletion, ZChatCompletionChunk } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answer } from "../support/chat-upstream";
-import type { ChatUpstream } from "../support/chat-upstream";
-import type { TestServer } from "../support/harness";
+import { answer, type ChatUpstream, type TestServer } from "@engram/test-support";
 import { chatRequest, MODEL, openai, sseEvents, startGateway, tenantWithMemories, UPSTREAM_MODEL } from "./support";
 
 let server: TestServer;

@@ -1,6 +1,6 @@
 import { countTokens } from "gpt-tokenizer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/harness";
+import { startTestServer, type TestServer } from "@engram/test-support";
 import { MODEL, openai, tenantWithMemories } from "./support";
 
 let server: TestServer;

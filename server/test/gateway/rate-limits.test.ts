@@ -1,10 +1,9 @@
 import { memoryScopes } from "@engram/contract";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answer, type ChatUpstream, rawRequest, startChatUpstream, startServerOn, startTestServer, type TestServer, type TestServerOptions } from "@engram/test-support";
 import { DEFAULT_RATE_LIMITS, parseRateLimitSetting, rateLimitPolicy } from "../../src/domain/rate-limits/policy";
 import type { RunningServer } from "../../src/server";
-import { answer, startChatUpstream, type ChatUpstream } from "../support/chat-upstream";
-import { rawRequest, startServerOn, startTestServer, type TestServer, type TestServerOptions } from "../support/harness";
 import { chatRequest, jsonOf, MODEL, openai } from "./support";
 
 /** The servers' clock: 5 s into a minute, moved by the tests. */

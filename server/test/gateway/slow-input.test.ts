@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { memoryScopes } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, startTestServer, type TestServer } from "../support/harness";
+import { rawRequest, startTestServer, type TestServer } from "@engram/test-support";
 import { chatRequest, jsonOf, MODEL, tenantWithMemories } from "./support";
 
 /**

@@ -1,7 +1,6 @@
 import { DEFAULT_MODEL_ID, memoryScopes, type TScope } from "@engram/contract";
 import OpenAI from "openai";
-import { startChatUpstream, type ChatUpstream } from "../support/chat-upstream";
-import { apiClient, startTestServer, type TestServer, type TestServerOptions } from "../support/harness";
+import { apiClient, type ChatUpstream, startChatUpstream, startTestServer, type TestServer, type TestServerOptions } from "@engram/test-support";
 
 export const MODEL = DEFAULT_MODEL_ID;
 export const UPSTREAM_MODEL = "tiny-upstream";

@@ -1,7 +1,6 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answer, fail, failMidStream, hang, type ChatUpstream } from "../support/chat-upstream";
-import { startTestServer, type TestServer } from "../support/harness";
+import { answer, type ChatUpstream, fail, failMidStream, hang, startTestServer, type TestServer } from "@engram/test-support";
 import { chatRequest, jsonOf, MODEL, openai, sseEvents, startGateway, tenantWithMemories } from "./support";
 
 const TIMEOUT_MS = 1000;

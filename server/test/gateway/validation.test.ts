@@ -1,8 +1,7 @@
 import { countTokens } from "gpt-tokenizer";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answer, type ChatUpstream } from "../support/chat-upstream";
-import type { TestServer } from "../support/harness";
+import { answer, type ChatUpstream, type TestServer } from "@engram/test-support";
 import { chatRequest, jsonOf, MODEL, openai, startGateway, tenantWithMemories } from "./support";
 
 let server: TestServer;

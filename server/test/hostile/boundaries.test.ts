@@ -1,6 +1,6 @@
 import { DEFAULT_MODEL_ID, eventLimits, inferenceLimits, memoryLimits, memoryScopes, ZErrorBody } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, startTestServer, type TestServer } from "../support/harness";
+import { rawRequest, startTestServer, type TestServer } from "@engram/test-support";
 
 /**
  * Every bounded string field at its limit and one past it, and unicode that is valid but unusual, through the

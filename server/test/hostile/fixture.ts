@@ -1,6 +1,6 @@
 import { memoryScopes, ZErrorBody } from "@engram/contract";
 import { afterAll, beforeAll, expect } from "vitest";
-import { rawRequest, startTestServer, type TestServer } from "../support/harness";
+import { rawRequest, startTestServer, type TestServer } from "@engram/test-support";
 import type { RawResponse } from "./raw-http";
 
 export const SEEDED_TEXT = "The one stored memory.";

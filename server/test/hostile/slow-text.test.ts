@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { DEFAULT_MODEL_ID, memoryScopes } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, startTestServer, type TestServer } from "../support/harness";
+import { rawRequest, startTestServer, type TestServer } from "@engram/test-support";
 
 /**
  * Texts built to be slow for whatever reads them (the analyser's identifier and case splitting, stemming,

@@ -1,4 +1,5 @@
-import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
+import { listenOnLoopback } from "./listen";
 
 export interface TcpProxy {
   port: number;
@@ -19,23 +20,18 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => socket.destroy());
   };
-  const up = () =>
-    new Promise<void>((resolve, reject) => {
-      const listening = createServer((client) => {
-        const upstream = connect(target.port, target.host);
-        track(client);
-        track(upstream);
-        client.pipe(upstream).pipe(client);
-        client.on("close", () => upstream.destroy());
-        upstream.on("close", () => client.destroy());
-      });
-      listening.once("error", reject);
-      listening.listen(port, "127.0.0.1", () => {
-        port = (listening.address() as AddressInfo).port;
-        server = listening;
-        resolve();
-      });
+  const up = async () => {
+    const listening = createServer((client) => {
+      const upstream = connect(target.port, target.host);
+      track(client);
+      track(upstream);
+      client.pipe(upstream).pipe(client);
+      client.on("close", () => upstream.destroy());
+      upstream.on("close", () => client.destroy());
     });
+    port = await listenOnLoopback(listening, port);
+    server = listening;
+  };
   const down = () =>
     new Promise<void>((resolve) => {
       if (!server) return resolve();

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { listenOnLoopback } from "./listen";
 
 /**
  * A throwaway Postgres server from the local binaries, on a free loopback port, for tests and benchmarks.
@@ -23,15 +24,11 @@ function postgresBinDir(): string {
   return found;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+async function freePort(): Promise<number> {
+  const server = createServer();
+  const port = await listenOnLoopback(server);
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Postgres refuses to run as root; as root, run its binaries as the postgres user. */

@@ -1,5 +1,5 @@
 import { fork } from "node:child_process";
-import type { DatabaseConfig } from "../../src/db/config";
+import type { DatabaseConfig } from "@engram/server/db/config";
 
 export interface ServerProcess {
   url: string;

@@ -1,5 +1,5 @@
 import { createServer, request as forwardRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./listen";
 
 /** What the proxy does with one request instead of simply passing it through. */
 export type Scripted =
@@ -106,8 +106,7 @@ export async function startScriptedProxy(target: string): Promise<ScriptedProxy>
     upstream.pipe(res);
     res.on("finish", answered);
   };
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.url = `http://127.0.0.1:${await listenOnLoopback(server)}`;
   return proxy;
 }
 

@@ -1,8 +1,23 @@
 import type { TEnvironment } from "@engram/contract";
 import type { EventRepository } from "../../domain/events/ports";
 import type { BusinessEventRecord, KeySource } from "../../domain/events/records";
-import { Prisma } from "../generated/sqlite/client.ts";
 import type { PrismaTx } from "../prisma";
+import { columnList, join, type Row, type Table } from "../sql";
+import { organizationTable } from "./organizations";
+
+const EVENT_COLUMNS = [
+  "id", "orgId", "environment", "type", "text", "source", "subject", "metadata", "idempotencyKey", "keySource", "triageRule", "effectsSuppressed",
+  "tokenId", "requestId", "receivedAt", "response",
+] as const;
+type EventColumn = (typeof EVENT_COLUMNS)[number];
+
+/** A key already taken in the event's environment fails the insert, and with it the batch (DuplicateKeyError). */
+export const businessEventTable: Table<EventColumn> = { name: "BusinessEvent", columns: EVENT_COLUMNS, references: [organizationTable] };
+
+/** Each event with the answer its ingestion gave, repeated to every resend. */
+export function businessEventRows(events: ReadonlyArray<{ event: BusinessEventRecord; answer: unknown }>): Row<EventColumn>[] {
+  return events.map(({ event, answer }) => ({ ...event, metadata: event.metadata === null ? null : JSON.stringify(event.metadata), response: JSON.stringify(answer) }));
+}
 
 type EventRow = Omit<BusinessEventRecord, "environment" | "keySource" | "metadata" | "effectsSuppressed" | "receivedAt"> & {
   environment: string;
@@ -43,10 +58,8 @@ export function eventRepository(db: PrismaTx): EventRepository {
       if (keys.length === 0) return [];
       // On the batched ingestion path: plain SQL, as the ORM's per-query cost dominates there.
       const rows = await db.$queryRaw<Array<EventRow & { response: string | null }>>`
-        SELECT "id", "orgId", "environment", "type", "text", "source", "subject", "metadata", "idempotencyKey", "keySource",
-          "triageRule", "effectsSuppressed", "tokenId", "requestId", "receivedAt", "response"
-        FROM "BusinessEvent"
-        WHERE "orgId" = ${orgId} AND "environment" = ${environment} AND "idempotencyKey" IN (${Prisma.join([...keys])})`;
+        SELECT ${columnList(EVENT_COLUMNS)} FROM "BusinessEvent"
+        WHERE "orgId" = ${orgId} AND "environment" = ${environment} AND "idempotencyKey" IN (${join([...keys])})`;
       // Events stored before answers were kept: their answer is rebuilt, which needs their candidates.
       const unanswered = rows.filter((row) => row.response === null).map((row) => row.id);
       const candidates = unanswered.length === 0 ? [] : await db.memory.findMany({ where: { eventId: { in: unanswered } }, select: { id: true, eventId: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./listen";
 
 /** Words that mean the same to this stand-in model: each group shares one dimension. */
 const CONCEPTS = [
@@ -51,8 +51,7 @@ export async function startEmbeddingsServer() {
     const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: conceptVector(text) })).reverse();
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", model: body.model, data }));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
 
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,

@@ -2,6 +2,14 @@ import type { OrganizationRepository } from "../../domain/access/ports";
 import type { OrganizationRecord, Plan, WriteMode } from "../../domain/access/records";
 import { newId } from "../../domain/kernel/ids";
 import type { PrismaTx } from "../prisma";
+import type { Table } from "../sql";
+
+/** Created through the ORM only; described for the tables whose batch rows refer to it. */
+export const organizationTable: Table = {
+  name: "Organization",
+  columns: ["id", "name", "plan", "founderWorkspace", "writeMode", "environmentsEnabled", "createdAt"],
+  references: [],
+};
 
 type OrganizationRow = Awaited<ReturnType<PrismaTx["organization"]["findUniqueOrThrow"]>>;
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import "./provided-context";
+import "../provided-context";
 
 /**
  * Vitest global setup: one folder for the run's temporary files, removed when the run ends. Test files remove

@@ -1,0 +1,39 @@
+import type { DatabaseConfig } from "./config";
+import { type PackRow, raw } from "./sql";
+import { fts5Search } from "./tables/memories/fts5-search";
+import type { FullTextSearch } from "./tables/memories/full-text";
+import { tsvectorSearch } from "./tables/memories/tsvector-search";
+
+/**
+ * What differs between SQLite and Postgres SQL, chosen once when the store opens. Everything else
+ * (inserts, ON CONFLICT upserts, RETURNING, tagged parameters) is written once and runs on both.
+ */
+export interface Dialect {
+  readonly provider: DatabaseConfig["provider"];
+  /**
+   * Hot reads select each row as one JSON array rather than column by column: Prisma converts every
+   * returned value on its own, which for the rows a retrieval reads costs more than the database's own work.
+   */
+  readonly packRow: PackRow;
+  /** Full-text search over memories' analysed terms: FTS5 on SQLite, a tsvector on Postgres. */
+  readonly memorySearch: FullTextSearch;
+}
+
+/** Packs the columns with the dialect's JSON array function; `timestamp` says how a timestamp is written into it. */
+function packing(jsonArray: string, timestamp: (column: string) => string): PackRow {
+  return (columns, timestamps) =>
+    raw(`${jsonArray}(${columns.map((column) => (timestamps.has(column) ? timestamp(column) : `m."${column}"`)).join(", ")}) AS "packed"`);
+}
+
+/** SQLite keeps timestamps as ISO strings, packed as they are. */
+const sqlitePacking = packing("json_array", (column) => `m."${column}"`);
+
+/** Postgres packs its timestamps (UTC, without zone) as epoch milliseconds; `new Date` reads both forms. */
+const postgresPacking = packing("json_build_array", (column) => `extract(epoch from m."${column}") * 1000`);
+
+const dialects: Record<DatabaseConfig["provider"], Dialect> = {
+  sqlite: { provider: "sqlite", packRow: sqlitePacking, memorySearch: fts5Search(sqlitePacking) },
+  postgres: { provider: "postgres", packRow: postgresPacking, memorySearch: tsvectorSearch(postgresPacking) },
+};
+
+export const dialectFor = (provider: DatabaseConfig["provider"]): Dialect => dialects[provider];

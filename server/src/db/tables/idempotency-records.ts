@@ -1,0 +1,53 @@
+import { newId } from "../../domain/kernel/ids";
+import type { IdempotencyKeyScope, IdempotencyRepository, KeyClaim } from "../../domain/writes/ports";
+import type { PrismaTx } from "../prisma";
+import { join, type Row, type Sql, sql, type Table } from "../sql";
+
+const IDEMPOTENCY_COLUMNS = ["id", "orgId", "environment", "route", "key", "requestHash", "status", "responseBody", "createdAt", "expiresAt"] as const;
+type IdempotencyColumn = (typeof IDEMPOTENCY_COLUMNS)[number];
+
+/** A key already taken fails the insert, and with it the batch (DuplicateKeyError). */
+export const idempotencyRecordTable: Table<IdempotencyColumn> = { name: "IdempotencyRecord", columns: IDEMPOTENCY_COLUMNS, references: [] };
+
+/** The stored form of each answer under its key. */
+export function idempotencyRows(claims: readonly KeyClaim[], now: Date, expiresAt: Date): Row<IdempotencyColumn>[] {
+  return claims.map(({ scope, response }) => ({
+    id: newId("idk"),
+    ...scope,
+    requestHash: response.requestHash,
+    status: response.status,
+    responseBody: JSON.stringify(response.body),
+    createdAt: now,
+    expiresAt,
+  }));
+}
+
+/** Removes the named keys' expired records, so that the same batch can claim them afresh. */
+export function deleteExpiredKeys(scope: Omit<IdempotencyKeyScope, "key">, keys: readonly string[], now: Date): Sql {
+  return sql`DELETE FROM "IdempotencyRecord" WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment}
+    AND "route" = ${scope.route} AND "key" IN (${join([...keys])}) AND "expiresAt" <= ${now}`;
+}
+
+export function idempotencyRepository(db: PrismaTx): IdempotencyRepository {
+  return {
+    async findMany(scope, keys, now) {
+      if (keys.length === 0) return [];
+      // On the batched ingestion path: plain SQL, as the ORM's per-query cost dominates there.
+      const rows = await db.$queryRaw<Array<{ key: string; requestHash: string; status: unknown; responseBody: string; expiresAt: Date }>>`
+        SELECT "key", "requestHash", "status", "responseBody", "expiresAt" FROM "IdempotencyRecord"
+        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "route" = ${scope.route}
+          AND "key" IN (${join([...keys])})`;
+      return rows.map((row) => ({
+        key: row.key,
+        requestHash: row.requestHash,
+        status: Number(row.status),
+        body: JSON.parse(row.responseBody),
+        expired: new Date(row.expiresAt) <= now,
+      }));
+    },
+    async deleteExpired(now) {
+      const { count } = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: now } } });
+      return count;
+    },
+  };
+}

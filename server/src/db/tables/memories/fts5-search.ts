@@ -1,0 +1,43 @@
+import type { PackedRow, PackRow } from "../../sql";
+import { join, raw, sql } from "../../sql";
+import type { CollectionScope } from "../../../domain/retrieval/ports";
+import { candidateSelect, candidatesById, firstNumber, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
+
+/** The FTS5 filter for one organization and environment: their one-token "scope" column (see its migration). */
+const scopeMatch = (scope: CollectionScope) => `"scope" : ${quoted(`${scope.orgId}:${scope.environment}`, '"')}`;
+
+/** SQLite's full-text search: the FTS5 table "MemorySearch" over memories' analysed terms. */
+export function fts5Search(packRow: PackRow): FullTextSearch {
+  const candidate = candidateSelect(packRow);
+  return {
+    async candidates(db, scope, query) {
+      const { order, limit } = query;
+      const expression = `${scopeMatch(scope)} AND "terms" : (${termsExpression(query, { and: " AND ", or: " OR ", quote: '"' })})`;
+      // FTS5 sorts by its rank itself, and walks its rowids (the order rows were indexed) backwards without
+      // sorting, stopping at the limit; any other order would first read every match.
+      const ordering = order === "relevance" ? sql`s."rank"` : sql`s."rowid" DESC`;
+      // CROSS JOIN keeps the FTS table as the driving loop, so only matching rows are looked up.
+      return unpackCandidates(
+        await db.$queryRaw<PackedRow[]>`
+          SELECT ${candidate} FROM "MemorySearch" s CROSS JOIN "Memory" m ON m."id" = s."memoryId"
+          WHERE "MemorySearch" MATCH ${expression} AND ${scopeFilter(scope)}
+          ORDER BY ${ordering} LIMIT ${limit}`,
+      );
+    },
+    byId: candidatesById(packRow),
+    async totals(db, scope) {
+      // Terms are single-space separated, so a row's term count is its spaces plus one (none when empty).
+      const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
+        SELECT count(*) AS "documents",
+               avg(CASE WHEN "searchText" = '' THEN 0 ELSE length("searchText") - length(replace("searchText", ' ', '')) + 1 END) AS "averageLength"
+        FROM "Memory" WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable'`;
+      return { documents: firstNumber(rows, "documents"), averageLength: firstNumber(rows, "averageLength") };
+    },
+    async documentFrequencies(db, scope, terms) {
+      const match = (term: string) => `${scopeMatch(scope)} AND "terms" : ${quoted(term, '"')}`;
+      const counts = terms.map((term, i) => sql`(SELECT count(*) FROM "MemorySearch" WHERE "MemorySearch" MATCH ${match(term)}) AS ${raw(`"t${i}"`)}`);
+      const [row] = await db.$queryRaw<Array<Record<string, unknown>>>`SELECT ${join(counts)}`;
+      return terms.map((_, i) => Number(row?.[`t${i}`] ?? 0));
+    },
+  };
+}

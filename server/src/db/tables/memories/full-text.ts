@@ -1,0 +1,72 @@
+import type { MemoryScope } from "../../../domain/memory/ports";
+import type { CandidateQuery, CollectionScope, SearchCandidate } from "../../../domain/retrieval/ports";
+import type { PrismaTx } from "../../prisma";
+import { empty, join, type PackedRow, packedDate, type PackRow, type Sql, sql, unpackRows } from "../../sql";
+import { type MemoryColumn, MEMORY_TIMESTAMPS, recentUsesOf } from "./memory-table";
+
+/**
+ * Full-text candidate generation: the durable memories in scope that hold all or any of the query's
+ * terms, at most `limit`, ordered by the backend's own full-text rank (FTS5's bm25 on SQLite, ts_rank over
+ * a stored, GIN-indexed tsvector of the same analysed terms on Postgres) or newest first. The final
+ * ranking is computed afterwards in TypeScript, the same on both backends; the candidate sets are
+ * identical whenever all matches fit within the limit, and differ only at the margin beyond it.
+ * Each dialect has its own (fts5-search.ts, tsvector-search.ts); dialect.ts says which.
+ */
+export interface FullTextSearch {
+  /** Called with at least one term in every group. */
+  candidates(db: PrismaTx, scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
+  /** Candidates by id, still checked against the scope and the durable state. */
+  byId(db: PrismaTx, scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;
+  /** The BM25 collection statistics over the durable memories of one organization and environment. */
+  totals(db: PrismaTx, scope: CollectionScope): Promise<{ documents: number; averageLength: number }>;
+  /** How many durable memories hold each term, in the terms' order; one round trip for all of them. */
+  documentFrequencies(db: PrismaTx, scope: CollectionScope, terms: readonly string[]): Promise<number[]>;
+}
+
+/** What ranking needs of a candidate; whole rows are read afterwards for the few that are returned. */
+const CANDIDATE_COLUMNS = ["id", "subject", "searchText", "confidence", "reinforcementCount", "recentUses", "lastReinforcedAt", "createdAt"] as const satisfies readonly MemoryColumn[];
+
+/** The packed selection of a candidate's columns, in the dialect's SQL. */
+export const candidateSelect = (packRow: PackRow): Sql => packRow(CANDIDATE_COLUMNS, MEMORY_TIMESTAMPS);
+
+/** Packed candidate rows as the retrieval port's candidates. */
+export function unpackCandidates(rows: PackedRow[]): SearchCandidate[] {
+  return unpackRows(rows).map(([id, subject, searchText, confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt]) => {
+    const created = packedDate(createdAt)!;
+    const reinforced = packedDate(lastReinforcedAt);
+    return {
+      id: id as string,
+      subject: subject as string | null,
+      confidence: Number(confidence),
+      reinforcementCount: Number(reinforcementCount),
+      lastReinforcedAt: reinforced,
+      createdAt: created,
+      recentUses: recentUsesOf({ recentUses: recentUses as string, createdAt: created, lastReinforcedAt: reinforced }),
+      searchTerms: searchText ? (searchText as string).split(" ") : [],
+    };
+  });
+}
+
+/** The durable memories a scope sees (alias m): its organization and environment, and an agent's own plus shared ones. */
+export function scopeFilter(scope: MemoryScope): Sql {
+  const agent = scope.agentSlug === null ? empty : sql`AND (m."agentSlug" = ${scope.agentSlug} OR m."agentSlug" IS NULL)`;
+  return sql`m."orgId" = ${scope.orgId} AND m."environment" = ${scope.environment} AND m."state" = 'durable' ${agent}`;
+}
+
+/** Terms are letters, digits and - _ . / : # @ only (see the analyser), so quoting them is enough. */
+export const quoted = (term: string, quote: string) => `${quote}${term}${quote}`;
+
+/** The lookup's terms as a boolean expression in the backend's syntax. */
+export function termsExpression(query: CandidateQuery, syntax: { and: string; or: string; quote: string }): string {
+  const anyOf = (terms: readonly string[]) => `(${terms.map((term) => quoted(term, syntax.quote)).join(syntax.or)})`;
+  return query.match === "all" ? query.groups.map(anyOf).join(syntax.and) : anyOf(query.terms);
+}
+
+/** Candidates by id: the same statement on both dialects but for the packing. */
+export function candidatesById(packRow: PackRow): FullTextSearch["byId"] {
+  const select = candidateSelect(packRow);
+  return async (db, scope, ids) =>
+    unpackCandidates(await db.$queryRaw<PackedRow[]>`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope)}`);
+}
+
+export const firstNumber = (rows: Array<Record<string, unknown>>, column: string) => Number(rows[0]?.[column] ?? 0);

@@ -1,0 +1,72 @@
+import type { MemoryRepository, MemoryScope } from "../../../domain/memory/ports";
+import type { MemorySearch } from "../../../domain/retrieval/ports";
+import type { Dialect } from "../../dialect";
+import type { PrismaTx } from "../../prisma";
+import { join, type PackedRow, unpackRows } from "../../sql";
+import { appendHistory, historyOf } from "../memory-history";
+import { MEMORY_TIMESTAMPS, memoryRecord, packedMemoryRecord, RECORD_COLUMNS } from "./memory-table";
+
+/** The organization, environment and (for agent callers) the agent's own plus shared memories. */
+function visibleIn(scope: MemoryScope) {
+  return {
+    orgId: scope.orgId,
+    environment: scope.environment,
+    ...(scope.agentSlug === null ? {} : { OR: [{ agentSlug: scope.agentSlug }, { agentSlug: null }] }),
+  };
+}
+
+/** Memories one by one, and retrieval's full-text reads. New memories are inserted by a batch (memoryRows). */
+export function memoryRepository(db: PrismaTx, dialect: Dialect): MemoryRepository & MemorySearch {
+  const search = dialect.memorySearch;
+  const packedRecord = dialect.packRow(RECORD_COLUMNS, MEMORY_TIMESTAMPS);
+  return {
+    async findById(id) {
+      const row = await db.memory.findUnique({ where: { id } });
+      return row ? memoryRecord(row) : null;
+    },
+    async listByState(orgId, environment, state, limit) {
+      const rows = await db.memory.findMany({
+        where: { orgId, state, ...(environment ? { environment } : {}) },
+        orderBy: { createdAt: "asc" },
+        take: limit,
+      });
+      return rows.map(memoryRecord);
+    },
+    async findVisible(scope, id) {
+      const row = await db.memory.findFirst({ where: { id, ...visibleIn(scope) } });
+      return row ? memoryRecord(row) : null;
+    },
+    async searchDurable(scope, query) {
+      // An empty list of terms matches nothing (and is not valid full-text syntax).
+      const lists = query.match === "all" ? query.groups : [query.terms];
+      if (lists.length === 0 || lists.some((terms) => terms.length === 0)) return [];
+      return search.candidates(db, scope, query);
+    },
+    async durableCandidates(scope, ids) {
+      if (ids.length === 0) return [];
+      return search.byId(db, scope, ids);
+    },
+    collectionTotals: (scope) => search.totals(db, scope),
+    documentFrequencies: async (scope, terms) => (terms.length === 0 ? [] : search.documentFrequencies(db, scope, terms)),
+    async findManyByIds(ids) {
+      if (ids.length === 0) return [];
+      // On the retrieval path: packed, as the candidates are.
+      const rows = await db.$queryRaw<PackedRow[]>`SELECT ${packedRecord} FROM "Memory" m WHERE m."id" IN (${join([...ids])})`;
+      return unpackRows(rows).map(packedMemoryRecord);
+    },
+    async changeState(id, from, to, at) {
+      const { count } = await db.memory.updateMany({ where: { id, state: from }, data: { state: to, updatedAt: at } });
+      return count === 0 ? null : memoryRecord(await db.memory.findUniqueOrThrow({ where: { id } }));
+    },
+    async recordReinforcement(id, at, addUse) {
+      // Counting first takes the lock (the row's on Postgres, the database's on SQLite) before the use times are read.
+      await db.memory.updateMany({ where: { id }, data: { reinforcementCount: { increment: 1 } } });
+      const counted = memoryRecord(await db.memory.findUniqueOrThrow({ where: { id } }));
+      const recentUses = addUse(counted.recentUses);
+      await db.memory.updateMany({ where: { id }, data: { lastReinforcedAt: at, recentUses: JSON.stringify(recentUses), updatedAt: at } });
+      return { ...counted, lastReinforcedAt: at, recentUses, updatedAt: at };
+    },
+    appendHistory: (entry) => appendHistory(db, entry),
+    history: (memoryId) => historyOf(db, memoryId),
+  };
+}

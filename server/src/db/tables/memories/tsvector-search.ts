@@ -1,0 +1,97 @@
+import type { CandidateQuery } from "../../../domain/retrieval/ports";
+import type { PackedRow, PackRow } from "../../sql";
+import { join, raw, sql } from "../../sql";
+import { candidateSelect, candidatesById, firstNumber, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
+
+/**
+ * Postgres refuses a tsquery word over 2,046 bytes (and stores a longer lexeme mangled), so a longer term
+ * (a page of CJK without punctuation is one word) matches nothing there and is left out of its queries.
+ */
+const LONGEST_TERM_BYTES = 2046;
+const searchable = (term: string) => Buffer.byteLength(term) <= LONGEST_TERM_BYTES;
+
+/** The lookup without the terms Postgres cannot search for, or null when it can match nothing. */
+function searchableLookup(query: CandidateQuery): CandidateQuery | null {
+  if (query.match === "any") {
+    const terms = query.terms.filter(searchable);
+    return terms.length > 0 ? { ...query, terms } : null;
+  }
+  const groups = query.groups.map((group) => group.filter(searchable));
+  return groups.every((group) => group.length > 0) ? { ...query, groups } : null;
+}
+
+/** How many of a scope's newest memories a newest-first lookup on Postgres reads before it searches them all. */
+export const POSTGRES_RECENT_WINDOW = 2_000;
+
+/** Postgres's full-text search: the GIN-indexed tsvector column "searchVector" derived from searchText. */
+export function tsvectorSearch(packRow: PackRow): FullTextSearch {
+  const candidate = candidateSelect(packRow);
+  return {
+    async candidates(db, scope, lookup) {
+      const query = searchableLookup(lookup);
+      if (!query) return [];
+      const { order, limit } = query;
+      const tsquery = termsExpression(query, { and: " & ", or: " | ", quote: "'" });
+      if (order === "relevance") {
+        return unpackCandidates(
+          await db.$queryRaw<PackedRow[]>`
+            SELECT ${candidate} FROM "Memory" m
+            WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)}
+            ORDER BY ts_rank(m."searchVector", ${tsquery}::tsquery) DESC, m."id"
+            LIMIT ${limit}`,
+        );
+      }
+      // Newest first is asked for only when the terms are common. The planner, counting terms as independent,
+      // may expect few memories to hold them all and read every match before sorting (tens of thousands in a
+      // large organization). The scope's newest memories, read in order from their index, usually hold the
+      // answer: if the window has `limit` matches, no older memory can be among the newest matches.
+      const recent = unpackCandidates(
+        await db.$queryRaw<PackedRow[]>`
+          SELECT ${candidate} FROM (
+            SELECT * FROM "Memory" m WHERE ${scopeFilter(scope)}
+            ORDER BY m."createdAt" DESC, m."id" DESC
+            LIMIT ${POSTGRES_RECENT_WINDOW}
+          ) m
+          WHERE m."searchVector" @@ ${tsquery}::tsquery
+          ORDER BY m."createdAt" DESC, m."id" DESC
+          LIMIT ${limit}`,
+      );
+      if (recent.length >= limit) return recent;
+      // Too few: the rest come from the memories older than the window, which is not read again.
+      const [windowEnd] = await db.$queryRaw<Array<{ createdAt: Date; id: string }>>`
+        SELECT m."createdAt", m."id" FROM "Memory" m WHERE ${scopeFilter(scope)}
+        ORDER BY m."createdAt" DESC, m."id" DESC
+        OFFSET ${POSTGRES_RECENT_WINDOW - 1} LIMIT 1`;
+      if (!windowEnd) return recent;
+      const older = unpackCandidates(
+        await db.$queryRaw<PackedRow[]>`
+          SELECT ${candidate} FROM "Memory" m
+          WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)}
+            AND (m."createdAt", m."id") < (${windowEnd.createdAt}, ${windowEnd.id})
+          ORDER BY m."createdAt" DESC, m."id" DESC
+          LIMIT ${limit - recent.length}`,
+      );
+      return [...recent, ...older];
+    },
+    byId: candidatesById(packRow),
+    async totals(db, scope) {
+      const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
+        SELECT count(*) AS "documents",
+               avg(coalesce(array_length(string_to_array(btrim("searchText"), ' '), 1), 0)) AS "averageLength"
+        FROM "Memory" WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable'`;
+      return { documents: firstNumber(rows, "documents"), averageLength: firstNumber(rows, "averageLength") };
+    },
+    async documentFrequencies(db, scope, terms) {
+      if (!terms.some(searchable)) return terms.map(() => 0);
+      // One pass over the rows holding any of the terms (found through the GIN index), counted per term.
+      const counts = terms.map((term, i) =>
+        searchable(term) ? sql`count(*) FILTER (WHERE "searchVector" @@ ${quoted(term, "'")}::tsquery) AS ${raw(`"t${i}"`)}` : sql`0 AS ${raw(`"t${i}"`)}`,
+      );
+      const any = terms.filter(searchable).map((term) => quoted(term, "'")).join(" | ");
+      const [row] = await db.$queryRaw<Array<Record<string, unknown>>>`
+        SELECT ${join(counts)} FROM "Memory"
+        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable' AND "searchVector" @@ ${any}::tsquery`;
+      return terms.map((_, i) => Number(row?.[`t${i}`] ?? 0));
+    },
+  };
+}
