@@ -2,17 +2,8 @@ import { countTokens as countPreToken } from "gpt-tokenizer";
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 
 /**
- * Token counting with the o200k tokenizer in time linear in the text, whatever the text.
- *
- * The tokenizer splits text into pre-tokens (a word, a run of punctuation or of whitespace) and merges
- * each one's bytes pairwise, at a cost that grows with the square of the pre-token's length: a page of
- * CJK or Thai without punctuation, or a long run of one character, is a single pre-token. Pre-tokens of
- * ordinary text are short and are tokenized exactly, one at a time (the tokenizer splits a pre-token on
- * its own into itself, so the sum is the text's exact count). A longer one counts as its UTF-8 length,
- * which it never exceeds (every token is at least one byte): counts are exact for ordinary text and an
- * upper bound otherwise, never an under-count.
- *
- * Text that spells a special token (`<|endoftext|>`) is counted as the plain text it is.
+ * o200k token counts in time linear in the text: exact for ordinary text, an upper bound (never an under-count)
+ * when a pre-token is too long to merge cheaply. Why and how: docs/retrieval.md, "Token counting".
  */
 
 /** The longest pre-token, in UTF-16 code units, that is tokenized exactly; longer ones count as their UTF-8 length. */
