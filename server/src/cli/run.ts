@@ -25,7 +25,8 @@ Usage:
   engram events stats --org ORG_ID               events received per type, known and unknown
   engram workflows list --org ORG_ID [--environment ENV]
 
-Configuration comes from PORT, ENGRAM_DATA_DIR, DATABASE_URL and LOG_LEVEL (see the README).`;
+Configuration comes from environment variables: PORT, HOST, ENGRAM_DATA_DIR, DATABASE_URL, LOG_LEVEL and the rest of the
+README's Configuration table.`;
 
 const options = {
   name: { type: "string" },

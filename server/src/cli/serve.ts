@@ -39,7 +39,10 @@ function listenAddress(host: string, port: string): string {
 
 /** On an empty database, make a development organization and a token so the API can be tried at once. */
 export async function greetFirstRun(services: Services, url: string, out: (line: string) => void): Promise<void> {
-  if ((await services.organizations.count()) > 0) return;
+  if ((await services.organizations.count()) > 0) {
+    out("Tokens are shown only when created: `engram token create --org ORG --name NAME` makes another (`engram org list` names ORG).");
+    return;
+  }
   const org = await services.organizations.create({ name: "Development" });
   const { token } = await services.tokens.create({
     orgId: org.id,
