@@ -156,9 +156,10 @@ async function storedAnswers(ledger: KeyLedger, batch: KeyedSubmission[], now: D
   for (const submission of batch) {
     if (submission.key === null) continue;
     const { orgId, environment } = submission.caller;
-    const group = groups.get(scopeKey(submission.caller)) ?? { scope: { orgId, environment }, keys: [] };
+    const id = scopeKey(submission.caller);
+    const group = groups.get(id) ?? { scope: { orgId, environment }, keys: [] };
     group.keys.push(submission.key);
-    groups.set(scopeKey(submission.caller), group);
+    groups.set(id, group);
   }
   const stored = new Map<string, StoredResponse>();
   const clears: Array<(batch: WriteBatch) => void> = [];

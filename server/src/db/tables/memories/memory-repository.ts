@@ -59,9 +59,8 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect): MemoryReposito
       return count === 0 ? null : memoryRecord(await db.memory.findUniqueOrThrow({ where: { id } }));
     },
     async recordReinforcement(id, at, addUse) {
-      // Counting first takes the lock (the row's on Postgres, the database's on SQLite) before the use times are read.
-      await db.memory.updateMany({ where: { id }, data: { reinforcementCount: { increment: 1 } } });
-      const counted = memoryRecord(await db.memory.findUniqueOrThrow({ where: { id } }));
+      // Counting first takes the lock (the row's on Postgres, the database's on SQLite) and returns the use times to add to.
+      const counted = memoryRecord(await db.memory.update({ where: { id }, data: { reinforcementCount: { increment: 1 } } }));
       const recentUses = addUse(counted.recentUses);
       await db.memory.updateMany({ where: { id }, data: { lastReinforcedAt: at, recentUses: JSON.stringify(recentUses), updatedAt: at } });
       return { ...counted, lastReinforcedAt: at, recentUses, updatedAt: at };
