@@ -45,6 +45,32 @@ export const errorCodes = {
   upstream_rate_limited: { status: 503, type: "model_error" },
   upstream_unavailable: { status: 503, type: "model_error" },
   upstream_timeout: { status: 503, type: "model_error" },
+  // The session-backed `/api` routes (people, assistants and their capabilities).
+  not_signed_in: { status: 401, type: "authentication_error" },
+  /** A wrong email and a wrong password answer alike. */
+  invalid_credentials: { status: 401, type: "authentication_error" },
+  /** Access tokens are for `/v1`; `/api` takes only a signed-in session. */
+  token_not_accepted: { status: 401, type: "authentication_error" },
+  permission_denied: { status: 403, type: "authorization_error" },
+  /** An unsafe request whose Origin is another site's, or that carries neither Origin nor X-CSRF-Token. */
+  cross_site_request: { status: 403, type: "authorization_error" },
+  /** The signed-in person belongs to no organization, or not to the one named. */
+  organization_not_found: { status: 404, type: "invalid_request_error" },
+  assistant_not_found: { status: 404, type: "invalid_request_error" },
+  capability_not_found: { status: 404, type: "invalid_request_error" },
+  user_not_found: { status: 404, type: "invalid_request_error" },
+  member_not_found: { status: 404, type: "invalid_request_error" },
+  token_not_found: { status: 404, type: "invalid_request_error" },
+  already_exists: { status: 409, type: "invalid_request_error" },
+  /** The change would leave the organization without an owner. */
+  last_owner: { status: 409, type: "invalid_request_error" },
+  /** Another request changed the resource between this one's read and its write. */
+  edit_conflict: { status: 409, type: "invalid_request_error" },
+  /** If-Match names a version that is no longer current. */
+  precondition_failed: { status: 412, type: "invalid_request_error" },
+  /** The capability rules refused the update; the body lists every problem. */
+  validation_failed: { status: 400, type: "invalid_request_error" },
+  login_throttled: { status: 429, type: "rate_limit_error" },
   internal_error: { status: 500, type: "server_error" },
   service_unavailable: { status: 503, type: "server_error" },
 } as const satisfies Record<string, { status: number; type: TErrorType }>;

@@ -9,6 +9,7 @@ export * from "./errors";
 export * from "./events";
 export * from "./inference";
 export * from "./memory";
+export * from "./api/index";
 
 const c = initContract();
 

@@ -149,6 +149,11 @@ const ZInferenceHeaders = z.object({
   "x-service-agent": ZAgentSlug.optional(),
   /** `off` skips memory retrieval and injection for this request. */
   "x-engram-memory": z.enum(["on", "off"]).optional(),
+  /**
+   * Serve the request as this assistant of the organization (its id, `asst_…`): with the capabilities it has
+   * enabled now. Without search_memory no memory is injected; without cite_sources answers cite nothing.
+   */
+  "x-engram-assistant": z.string().min(1).max(100).optional(),
 });
 
 const c = initContract();

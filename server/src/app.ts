@@ -1,10 +1,18 @@
-import { contract } from "@engram/contract";
+import { apiContract, contract } from "@engram/contract";
 import openApiDocument from "@engram/contract/openapi.json" with { type: "json" };
 import { createExpressEndpoints } from "@ts-rest/express";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { RouteGroup } from "./domain/rate-limits/policy";
 import type { Services } from "./services";
+import { type ApplicationConfig, defaultApplicationConfig } from "./application-config";
+import { apiErrorHandler, apiNotFoundHandler, apiRequestValidationErrorHandler } from "./http/api/api-errors";
+import { assistantRoutes } from "./http/api/assistant-routes";
+import { authRoutes, loginContract, loginRoutes, signedInAuthContract } from "./http/api/auth-routes";
+import { capabilityRoutes } from "./http/api/capability-routes";
+import { organizationRoutes } from "./http/api/organization-routes";
+import { requireSameOrigin } from "./http/api/same-origin";
+import { refuseTokens, requireSession, resolveSession, sessionRateSubject } from "./http/api/session-auth";
 import { authenticate } from "./http/auth";
 import { jsonBody, refuseOversizedBody } from "./http/body";
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from "./http/errors";
@@ -20,9 +28,11 @@ export interface AppOptions {
   logger: Logger;
   /** Check every response body against the contract (on in tests; costs a parse per response). */
   validateResponses?: boolean;
+  /** Sessions, cookie and allowed origins of the `/api` routes. */
+  application?: ApplicationConfig;
 }
 
-export function createApp({ services, logger, validateResponses = false }: AppOptions): Express {
+export function createApp({ services, logger, validateResponses = false, application = defaultApplicationConfig }: AppOptions): Express {
   const app = express();
   // Routes match exactly (set before the first route): a path in another case or with a trailing slash is
   // no route, so it can never reach a handler outside its rate-limit group.
@@ -52,7 +62,28 @@ export function createApp({ services, logger, validateResponses = false }: AppOp
   app.post(contract.inference.chatCompletionsForAgent.path, ...routeMiddleware("inference"), chat);
   createExpressEndpoints(modelsContract, modelRoutes(services.inference), app, groupOptions("inference"));
 
+  mountApplicationRoutes(app, services, application, validateResponses);
+
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;
+}
+
+/**
+ * The session-backed `/api` routes: a session cookie, never a token; unsafe requests only from our own pages;
+ * errors in the capabilities routes' shape `{ success: false, … }`.
+ */
+function mountApplicationRoutes(app: Express, services: Services, application: ApplicationConfig, validateResponses: boolean): void {
+  app.use("/api", refuseTokens, resolveSession(services.sessions), requireSameOrigin(application.allowedOrigins));
+  const endpointOptions = { requestValidationErrorHandler: apiRequestValidationErrorHandler, responseValidation: validateResponses };
+  const signedIn = (group: RouteGroup) => ({
+    ...endpointOptions,
+    globalMiddleware: [requireSession, rateLimit(services.rateLimiter, group, sessionRateSubject), jsonBody, checkInput],
+  });
+  createExpressEndpoints(loginContract, loginRoutes(services.sessions, application), app, { ...endpointOptions, globalMiddleware: [jsonBody, checkInput] });
+  createExpressEndpoints(signedInAuthContract, authRoutes({ sessions: services.sessions, users: services.users, config: application }), app, signedIn("application"));
+  createExpressEndpoints(apiContract.organization, organizationRoutes(services.administration), app, signedIn("application"));
+  createExpressEndpoints(apiContract.assistants, assistantRoutes(services.assistants), app, signedIn("capabilities"));
+  createExpressEndpoints(apiContract.capabilities, capabilityRoutes(services.assistants), app, signedIn("capabilities"));
+  app.use("/api", apiNotFoundHandler, apiErrorHandler);
 }

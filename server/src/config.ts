@@ -3,6 +3,7 @@ import { parseRateLimitSetting, type RateLimitOverride } from "./domain/rate-lim
 import { embeddingsConfigFrom, type SemanticConfig } from "./adapters/openai-embeddings/config";
 import { type InferenceConfig, inferenceConfigFrom } from "./adapters/openai-upstream/config";
 import { DEFAULT_AUTH_CACHE_MS } from "./domain/access/access-tokens";
+import { type ApplicationConfig, applicationConfigFrom } from "./application-config";
 
 export interface ServerConfig {
   port: number;
@@ -18,6 +19,8 @@ export interface ServerConfig {
   inference?: InferenceConfig;
   /** ENGRAM_RATE_LIMITS: overrides of the default rate limits, or `off` (defaults when absent). */
   rateLimits?: RateLimitOverride[] | "off";
+  /** ENGRAM_SESSION_*, ENGRAM_COOKIE_SECURE, ENGRAM_APP_ORIGINS, ENGRAM_ADMIN_*: the session-backed `/api` routes. */
+  application?: ApplicationConfig;
 }
 
 /** Reads the documented environment variables (README, "Configuration"). */
@@ -37,5 +40,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     embeddings: embeddingsConfigFrom(env),
     inference: inferenceConfigFrom(env),
     rateLimits: parseRateLimitSetting(env.ENGRAM_RATE_LIMITS),
+    application: applicationConfigFrom(env),
   };
 }

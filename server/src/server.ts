@@ -7,6 +7,7 @@ import type { ServerConfig } from "./config";
 import { openStore } from "./db/store";
 import { systemClock } from "./domain/kernel/clock";
 import { rateLimitPolicy } from "./domain/rate-limits/policy";
+import { defaultApplicationConfig } from "./application-config";
 import { createServices, type Services } from "./services";
 
 export interface RunningServer {
@@ -27,7 +28,9 @@ export async function startServer(
 ): Promise<RunningServer> {
   const store = await openStore(config.database);
   const clock = options.now ?? systemClock;
+  const application = config.application ?? defaultApplicationConfig;
   const services = createServices(store, {
+    sessions: application.sessions,
     authCacheMs: config.authCacheMs,
     embeddings: config.embeddings ? { config: config.embeddings, onError: (err, message) => logger.warn({ err }, message) } : null,
     inference: config.inference,
@@ -35,7 +38,7 @@ export async function startServer(
     onRateLimitError: (err) => logger.warn({ err }, "rate-limit counters unavailable; admitting requests"),
     now: clock,
   });
-  const app = createApp({ services, logger, validateResponses: options.validateResponses });
+  const app = createApp({ services, logger, validateResponses: options.validateResponses, application });
   const server = app.listen(config.port, config.host);
   server.on("clientError", answerClientError);
   server.on("checkContinue", continueUnlessOversized(app));
@@ -50,6 +53,7 @@ export async function startServer(
     store.transaction((tx) => tx.idempotency.deleteExpired(clock())).catch((err) => logger.warn({ err }, "idempotency sweep failed"));
     // Rate-limit counters matter for their own minute only.
     store.rateLimits.deleteBefore(Math.floor(clock().getTime() / 60_000) - 1).catch((err) => logger.warn({ err }, "rate-limit sweep failed"));
+    services.sessions.sweep().catch((err) => logger.warn({ err }, "session sweep failed"));
   }, IDEMPOTENCY_SWEEP_MS);
   sweep.unref();
   // Memories left without a vector (endpoint down, a process stopped first, promoted candidates) are embedded by sweeps.

@@ -4,7 +4,12 @@ import { defaultInferenceConfig, type InferenceConfig } from "./adapters/openai-
 import { openAiCompatibleUpstream } from "./adapters/openai-upstream/openai-upstream";
 import { tokenService } from "./domain/access/access-tokens";
 import { organizationService } from "./domain/access/organizations";
+import { organizationAdmin } from "./domain/administration/organization-admin";
+import { assistantService } from "./domain/assistants/assistant-service";
 import { candidateService } from "./domain/candidates/candidate-review";
+import { membershipService } from "./domain/people/memberships";
+import { DEFAULT_SESSION_POLICY, type SessionPolicy, sessionService } from "./domain/people/sessions";
+import { userService } from "./domain/people/users";
 import { eventIngestion } from "./domain/events/ingestion";
 import { embeddedResponder } from "./domain/inference/embedded-responder";
 import { inferenceGateway } from "./domain/inference/gateway";
@@ -28,6 +33,8 @@ export interface ServiceOptions {
   rateLimits?: RateLimitPolicy;
   /** Told when the shared rate-limit counters cannot be reached (requests are admitted meanwhile). */
   onRateLimitError?: (error: unknown) => void;
+  /** Session lifetimes and sign-in throttling (the documented defaults unless given). */
+  sessions?: SessionPolicy;
 }
 
 /** The composition root: the domain services wired over one store, with the upstream and embedder chosen here. */
@@ -37,16 +44,27 @@ export function createServices(store: Store, options: ServiceOptions = {}) {
   const memories = memoryService(store, { clock, semantic });
   const inference = options.inference ?? defaultInferenceConfig;
   const upstream = inference.upstream ? openAiCompatibleUpstream(inference.upstream) : embeddedResponder({ clock });
+  const organizations = organizationService(store);
+  const tokens = tokenService(store, { clock, authCacheMs: options.authCacheMs });
+  const users = userService(store, { clock });
+  const memberships = membershipService(store, { clock });
+  const candidates = candidateService(store, { clock });
+  const assistants = assistantService(store, { clock });
   return {
     store,
     /** The embeddings writer when semantic retrieval is configured, for its sweeps. */
     embeddings: semantic?.writer ?? null,
-    organizations: organizationService(store),
-    tokens: tokenService(store, { clock, authCacheMs: options.authCacheMs }),
+    organizations,
+    tokens,
     memories,
     events: eventIngestion(store, { clock }),
-    candidates: candidateService(store, { clock }),
-    inference: inferenceGateway({ store, memories, modelId: inference.modelId, upstream, clock }),
+    candidates,
+    users,
+    memberships,
+    sessions: sessionService(store, { clock, policy: options.sessions ?? DEFAULT_SESSION_POLICY }),
+    assistants,
+    administration: organizationAdmin({ organizations, tokens, memberships, users, candidates }),
+    inference: inferenceGateway({ store, memories, assistants: store.assistants, modelId: inference.modelId, upstream, clock }),
     rateLimiter: new RateLimiter(store.rateLimits, options.rateLimits ?? rateLimitPolicy(), { clock, onError: options.onRateLimitError }),
   };
 }

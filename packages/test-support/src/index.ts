@@ -6,6 +6,7 @@
 export { databaseUnderTest, freshDatabase } from "./database";
 export { listenOnLoopback } from "./listen";
 export { apiClient, rawRequest } from "./requests";
+export { SessionClient, type SessionRequest, type SessionResponse } from "./session-client";
 export { type ServerBehindProxy, useServerBehindProxy } from "./server-behind-proxy";
 export { type ServerProcess, startServerProcess } from "./server-process";
 export { startServerOn, startTestServer, type TestServer, type TestServerOptions } from "./test-server";

@@ -6,6 +6,7 @@ import { connectPrisma, type PrismaDb } from "@engram/server/db/prisma";
 import { createLogger } from "@engram/server/logger";
 import { type RunningServer, startServer } from "@engram/server/server";
 import { freshDatabase } from "./database";
+import { SessionClient } from "./session-client";
 import { testServerConfig } from "./server-config";
 
 type OrgOptions = Omit<Parameters<RunningServer["services"]["organizations"]["create"]>[0], "name">;
@@ -18,6 +19,10 @@ export interface TestServer extends RunningServer {
   newToken(orgId: string, options?: { scopes?: TScope[]; environment?: TEnvironment | null; agents?: string[] }): Promise<string>;
   /** An organization with one all-memory-scopes production token. */
   newTenant(): Promise<{ orgId: string; token: string }>;
+  /** A new account, member of `orgId` with `role`, and its password. */
+  newPerson(orgId: string, role?: "owner" | "admin" | "member"): Promise<{ userId: string; email: string; password: string }>;
+  /** A new account signed in (its own browser), member of `orgId` with `role`. */
+  signedIn(orgId: string, role?: "owner" | "admin" | "member"): Promise<SessionClient & { userId: string; email: string; password: string }>;
   stop(): Promise<void>;
 }
 
@@ -38,7 +43,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const database = await freshDatabase();
   const server = await startServerOn(database, options);
   const db = await connectPrisma(database);
-  const { organizations, tokens } = server.services;
+  const { organizations, tokens, users, memberships } = server.services;
+  const newPerson: TestServer["newPerson"] = async (orgId, role = "member") => {
+    const password = `password-${randomUUID()}`;
+    const { user } = await users.create({ email: `person-${randomUUID().slice(0, 12)}@example.com`, password });
+    await memberships.add(orgId, user.id, role, "cli");
+    return { userId: user.id, email: user.email, password };
+  };
   const newOrg: TestServer["newOrg"] = async (options = {}) =>
     (await organizations.create({ name: `org-${randomUUID().slice(0, 8)}`, ...options })).id;
   const newToken: TestServer["newToken"] = async (orgId, options = {}) =>
@@ -60,6 +71,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async newTenant() {
       const orgId = await newOrg();
       return { orgId, token: await newToken(orgId) };
+    },
+    newPerson,
+    async signedIn(orgId, role = "member") {
+      const person = await newPerson(orgId, role);
+      const client = new SessionClient(server.url);
+      await client.signIn(person.email, person.password);
+      return Object.assign(client, person);
     },
     async stop() {
       await db.$disconnect();

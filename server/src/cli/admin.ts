@@ -15,6 +15,11 @@ export interface AdminOptions {
   agents?: string;
   reason?: string;
   actor?: string;
+  email?: string;
+  password?: string;
+  role?: string;
+  type?: string;
+  owner?: string;
 }
 
 function environmentOption(value: string | undefined, fallback: "production" | null) {

@@ -5,6 +5,8 @@ import { openStore } from "../db/store";
 import { AppError } from "../domain/kernel/errors";
 import { createServices } from "../services";
 import * as admin from "./admin";
+import * as assistants from "./assistants";
+import * as people from "./people";
 import { serve } from "./serve";
 import { UsageError } from "./usage";
 
@@ -22,6 +24,16 @@ Usage:
   engram token revoke TOKEN_ID
   engram candidate list --org ORG_ID [--environment ENV]
   engram candidate promote|reject MEMORY_ID [--reason TEXT] [--actor NAME]
+  engram user create --email EMAIL [--name NAME] [--password PASSWORD]   prints a generated password when none is given
+  engram user password --email EMAIL [--password PASSWORD]               ends the account's sessions
+  engram member list --org ORG_ID
+  engram member add|role --org ORG_ID --email EMAIL --role owner|admin|member
+  engram member remove --org ORG_ID --email EMAIL  also deletes their personal assistants there
+  engram assistant create --org ORG_ID --name NAME --type org_shared|employee_personal [--owner EMAIL]
+  engram assistant list --org ORG_ID
+  engram assistant rename ASSISTANT_ID --org ORG_ID --name NAME
+  engram assistant delete ASSISTANT_ID --org ORG_ID
+  engram assistant changes ASSISTANT_ID --org ORG_ID   who changed it, before and after, when
   engram events stats --org ORG_ID               events received per type, known and unknown
   engram workflows list --org ORG_ID [--environment ENV]
 
@@ -39,6 +51,11 @@ const options = {
   agents: { type: "string" },
   reason: { type: "string" },
   actor: { type: "string" },
+  email: { type: "string" },
+  password: { type: "string" },
+  role: { type: "string" },
+  type: { type: "string" },
+  owner: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -98,6 +115,17 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
     "candidate list": (c) => admin.listCandidates(c, values),
     "candidate promote": (c) => admin.reviewCandidate(c, "promote", arg, values),
     "candidate reject": (c) => admin.reviewCandidate(c, "reject", arg, values),
+    "user create": (c) => people.createUser(c, values),
+    "user password": (c) => people.setUserPassword(c, values),
+    "member list": (c) => people.listMembers(c, values),
+    "member add": (c) => people.addMember(c, values),
+    "member role": (c) => people.changeMemberRole(c, values),
+    "member remove": (c) => people.removeMember(c, values),
+    "assistant create": (c) => assistants.createAssistant(c, values),
+    "assistant list": (c) => assistants.listAssistants(c, values),
+    "assistant rename": (c) => assistants.renameAssistant(c, arg, values),
+    "assistant delete": (c) => assistants.deleteAssistant(c, arg, values),
+    "assistant changes": (c) => assistants.assistantChanges(c, arg, values),
     "events stats": (c) => admin.eventStats(c, values),
     "workflows list": (c) => admin.listWorkflows(c, values),
   };

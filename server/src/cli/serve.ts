@@ -13,7 +13,7 @@ export async function serve(config: ServerConfig, out: (line: string) => void): 
     { listen, url: server.url, database: config.database.provider },
     everyInterface ? `engram listening on ${listen} (every interface), on this machine at ${server.url}` : `engram listening at ${server.url}`,
   );
-  await greetFirstRun(server.services, server.url, out);
+  await greetFirstRun(server.services, server.url, out, config.application?.admin);
   // Ctrl+C reaches every process of the terminal's group, and `pnpm start` forwards it once more: a repeated signal
   // must not cut the graceful shutdown short, and a graceful stop exits 0 so the script runner reports no failure.
   let stopping = false;
@@ -37,29 +37,47 @@ function listenAddress(host: string, port: string): string {
   return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-/** On an empty database, make a development organization and a token so the API can be tried at once. */
-export async function greetFirstRun(services: Services, url: string, out: (line: string) => void): Promise<void> {
-  if ((await services.organizations.count()) > 0) {
-    out("Tokens are shown only when created: `engram token create --org ORG --name NAME` makes another (`engram org list` names ORG).");
-    return;
-  }
-  const org = await services.organizations.create({ name: "Development" });
-  const { token } = await services.tokens.create({
-    orgId: org.id,
-    name: "development",
-    scopes: [...memoryScopes, "inference:chat"],
-    environment: "production",
-  });
-  out(
-    [
-      "",
-      "First run: created the organization \"Development\" (" + org.id + ") and a production token",
+/**
+ * On an empty database, make a development organization with a token, and an owner who can sign in, so both
+ * halves can be tried at once. A database with organizations but nobody to sign in (one from before people
+ * existed) gets the owner alone.
+ */
+export async function greetFirstRun(
+  services: Services,
+  url: string,
+  out: (line: string) => void,
+  admin: { email: string; password: string | null } = { email: "admin@localhost", password: null },
+): Promise<void> {
+  const lines: string[] = [];
+  let [org] = await services.organizations.list();
+  if (!org) {
+    org = await services.organizations.create({ name: "Development" });
+    const { token } = await services.tokens.create({ orgId: org.id, name: "development", scopes: [...memoryScopes, "inference:chat"], environment: "production" });
+    lines.push(
+      `First run: created the organization "Development" (${org.id}) and a production token`,
       "with all memory scopes and inference:chat. It is shown only this once:",
       "",
       `  export ENGRAM_TOKEN=${token}`,
       "",
       `Try: curl -s ${url}/v1/memory -H "Authorization: Bearer $ENGRAM_TOKEN" -H 'Content-Type: application/json' -d '{"text":"Hello, Engram"}'`,
+    );
+  }
+  if ((await services.users.count()) === 0) {
+    const { user, password } = await services.users.create({ email: admin.email, displayName: "Administrator", password: admin.password ?? undefined });
+    await services.memberships.add(org.id, user.id, "owner", "cli");
+    if (lines.length) lines.push("");
+    lines.push(
+      `Created ${user.email}, owner of "${org.name}", to sign in to the application (/api and the console)${admin.password ? " with ENGRAM_ADMIN_PASSWORD" : ". The password is shown only this once"}:`,
       "",
-    ].join("\n"),
-  );
+      `  export ENGRAM_ADMIN_EMAIL=${user.email}`,
+      ...(admin.password ? [] : [`  export ENGRAM_ADMIN_PASSWORD=${password}`]),
+      "",
+      `Try: curl -s -c engram.cookies ${url}/api/auth/login -H 'Content-Type: application/json' -d "{\\"email\\":\\"$ENGRAM_ADMIN_EMAIL\\",\\"password\\":\\"$ENGRAM_ADMIN_PASSWORD\\"}"`,
+    );
+  }
+  if (!lines.length) {
+    out("Tokens are shown only when created: `engram token create --org ORG --name NAME` makes another (`engram org list` names ORG).");
+    return;
+  }
+  out(["", ...lines, ""].join("\n"));
 }

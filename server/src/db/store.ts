@@ -7,6 +7,11 @@ import { connectPrisma, type PrismaTx } from "./prisma";
 import { writeBatchOver } from "./batch-writes";
 import { type Dialect, dialectFor } from "./dialect";
 import { tokenRepository } from "./tables/access-tokens";
+import { assistantRepository } from "./tables/assistants";
+import { loginThrottleRepository } from "./tables/login-throttles";
+import { membershipRepository } from "./tables/memberships";
+import { sessionRepository } from "./tables/sessions";
+import { userRepository } from "./tables/users";
 import { eventRepository } from "./tables/business-events";
 import { idempotencyRepository } from "./tables/idempotency-records";
 import { memoryRepository } from "./tables/memories/memory-repository";
@@ -26,6 +31,11 @@ function repositoriesOver(db: PrismaTx, dialect: Dialect): Repositories {
     events: eventRepository(db),
     workflows: workflowRepository(db),
     rateLimits: rateLimitRepository(db),
+    users: userRepository(db),
+    memberships: membershipRepository(db),
+    sessions: sessionRepository(db),
+    loginThrottle: loginThrottleRepository(db),
+    assistants: assistantRepository(db),
   };
 }
 

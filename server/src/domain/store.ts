@@ -1,4 +1,6 @@
 import type { OrganizationRepository, TokenRepository } from "./access/ports";
+import type { AssistantRepository } from "./assistants/ports";
+import type { LoginThrottleRepository, MembershipRepository, SessionRepository, UserRepository } from "./people/ports";
 import type { EventRepository, WorkflowRepository } from "./events/ports";
 import type { MemoryRepository } from "./memory/ports";
 import type { RateLimitRepository } from "./rate-limits/ports";
@@ -15,6 +17,11 @@ export interface Repositories {
   events: EventRepository;
   workflows: WorkflowRepository;
   rateLimits: RateLimitRepository;
+  users: UserRepository;
+  memberships: MembershipRepository;
+  sessions: SessionRepository;
+  loginThrottle: LoginThrottleRepository;
+  assistants: AssistantRepository;
 }
 
 export interface Store extends Repositories {

@@ -60,7 +60,7 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 };
 
 /** The documented error for a failure of Express's routing or body reading, or null for anything else. */
-function requestErrorOf(error: unknown): AppError | null {
+export function requestErrorOf(error: unknown): AppError | null {
   const { type, code, status } = (error ?? {}) as { type?: string; code?: string; status?: number };
   // Express could not percent-decode a path parameter (a malformed escape, or bytes that are not UTF-8).
   if (error instanceof URIError && status === 400) return new AppError("invalid_parameter", "A path parameter is not validly percent-encoded UTF-8.");

@@ -52,11 +52,16 @@ export function chatCompletionHandler(gateway: InferenceGateway, options: { vali
   async function handle(req: Request, res: Response): Promise<void> {
     const caller = callerOf(res);
     const params: { agentSlug?: string } = req.params.agentSlug === undefined ? {} : parse(chatRoute.pathParams, req.params, "path");
-    const headers = parse(chatRoute.headers, { "x-service-agent": req.headers["x-service-agent"], "x-engram-memory": req.headers["x-engram-memory"] }, "header");
+    const headers = parse(
+      chatRoute.headers,
+      { "x-service-agent": req.headers["x-service-agent"], "x-engram-memory": req.headers["x-engram-memory"], "x-engram-assistant": req.headers["x-engram-assistant"] },
+      "header",
+    );
     const body = parse(chatRoute.body, req.body, "body");
     const agent = resolveAgent(caller, params.agentSlug, headers["x-service-agent"]);
-    const prepared = await gateway.prepare(caller, agent, body, { memory: headers["x-engram-memory"] !== "off" });
+    const prepared = await gateway.prepare(caller, agent, body, { memory: headers["x-engram-memory"] !== "off", assistantId: headers["x-engram-assistant"] });
     res.setHeader("X-Engram-Memories-Used", String(prepared.memoriesUsed));
+    if (prepared.assistant) res.setHeader("X-Engram-Capabilities", prepared.assistant.capabilities.join(","));
 
     const client = new AbortController();
     res.on("close", () => {

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from "express";
 import { AppError } from "../domain/kernel/errors";
-import type { RateLimitDecision, RateLimiter } from "../domain/rate-limits/limiter";
+import type { RateLimitDecision, RateLimiter, RateLimitSubject } from "../domain/rate-limits/limiter";
 import type { RouteGroup } from "../domain/rate-limits/policy";
 import { callerOf } from "./auth";
 
@@ -19,10 +19,12 @@ function setRateLimitHeaders(res: Response, { limit, remaining, resetSeconds }: 
  * included. Over the limit: 429 with Retry-After. It runs as part of each route, so the group is the matched
  * route's own and no spelling of a path can reach a handler uncounted.
  */
-export function rateLimit(limiter: RateLimiter, group: RouteGroup): RequestHandler {
+export function rateLimit(limiter: RateLimiter, group: RouteGroup, subjectOf: (res: Response) => RateLimitSubject | null = callerOf): RequestHandler {
   return (_req, res, next) => {
+    const subject = subjectOf(res);
+    if (!subject) return next();
     limiter
-      .take(callerOf(res), group)
+      .take(subject, group)
       .then((decision) => {
         if (decision === null) return next();
         setRateLimitHeaders(res, decision);

@@ -54,10 +54,11 @@ export function tokenRepository(db: PrismaTx): TokenRepository {
     async list(orgId) {
       return (await db.accessToken.findMany({ where: { orgId }, orderBy: { createdAt: "asc" } })).map(toRecord);
     },
-    async revoke(id, at) {
-      const { count } = await db.accessToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
+    async revoke(id, at, orgId) {
+      const where = orgId === undefined ? { id } : { id, orgId };
+      const { count } = await db.accessToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: at } });
       if (count > 0) return true;
-      return (await db.accessToken.count({ where: { id } })) > 0;
+      return (await db.accessToken.count({ where })) > 0;
     },
   };
 }

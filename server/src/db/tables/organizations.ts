@@ -35,5 +35,12 @@ export function organizationRepository(db: PrismaTx): OrganizationRepository {
     async updateWriteMode(id, writeMode) {
       return toRecord(await db.organization.update({ where: { id }, data: { writeMode } }));
     },
+    async rename(id, name) {
+      return toRecord(await db.organization.update({ where: { id }, data: { name } }));
+    },
+    async lock(id) {
+      // A write to the row locks it on Postgres; on SQLite any write takes the database's one write lock.
+      await db.$executeRaw`UPDATE "Organization" SET "name" = "name" WHERE "id" = ${id}`;
+    },
   };
 }

@@ -81,8 +81,9 @@ export function tokenService(store: Store, options: { clock: Clock; authCacheMs?
 
     list: (orgId: string) => store.tokens.list(orgId),
 
-    async revoke(id: string): Promise<boolean> {
-      const revoked = await store.transaction((tx) => tx.tokens.revoke(id, options.clock()));
+    /** Revokes the token (only within `orgId` when given); false when there is no such token. */
+    async revoke(id: string, orgId?: string): Promise<boolean> {
+      const revoked = await store.transaction((tx) => tx.tokens.revoke(id, options.clock(), orgId));
       verified?.clear();
       return revoked;
     },

@@ -34,6 +34,12 @@ export function organizationService(store: Store) {
         return tx.organizations.updateWriteMode(orgId, writeMode);
       });
     },
+    async rename(orgId: string, name: string) {
+      const trimmed = name.trim();
+      if (!trimmed || trimmed.length > 100) throw new AppError("invalid_parameter", "An organization's name has 1 to 100 characters.", "name");
+      return store.transaction((tx) => tx.organizations.rename(orgId, trimmed));
+    },
+    find: (orgId: string) => store.organizations.find(orgId),
     list: () => store.organizations.list(),
     count: () => store.organizations.count(),
   };

@@ -7,6 +7,9 @@ export interface OrganizationRepository {
   list(): Promise<OrganizationRecord[]>;
   count(): Promise<number>;
   updateWriteMode(id: string, writeMode: WriteMode): Promise<OrganizationRecord>;
+  rename(id: string, name: string): Promise<OrganizationRecord>;
+  /** Takes the organization's row lock until the transaction ends, so changes to its members run one at a time. */
+  lock(id: string): Promise<void>;
 }
 
 export interface NewToken {
@@ -24,6 +27,6 @@ export interface TokenRepository {
   /** The live token with this hash and the organization settings every request needs, in one read. */
   findActiveByHash(tokenHash: string): Promise<{ token: TokenRecord; org: Pick<OrganizationRecord, "environmentsEnabled" | "writeMode" | "plan"> } | null>;
   list(orgId: string): Promise<TokenRecord[]>;
-  /** Marks the token revoked; false when no such token exists. */
-  revoke(id: string, at: Date): Promise<boolean>;
+  /** Marks the token revoked; false when no such token exists (in the organization, when one is given). */
+  revoke(id: string, at: Date, orgId?: string): Promise<boolean>;
 }

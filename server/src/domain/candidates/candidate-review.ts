@@ -5,21 +5,23 @@ import { memoryView } from "../memory/memory-view";
 import type { Store } from "../store";
 
 export interface ReviewInput {
-  /** Who reviewed, e.g. `admin:alice`; recorded in the memory's history. */
+  /** Who reviewed, e.g. `user:alice@example.com`; recorded in the memory's history. */
   actor: string;
   reason?: string;
+  /** The reviewer's organization: another organization's memory is as absent as a missing one. Null for the CLI. */
+  orgId?: string | null;
 }
 
 /**
  * Review of candidate memories: promotion makes a candidate durable and
  * retrievable; rejection tombstones it, keeping it for provenance. Organization administrators act here,
- * not access tokens, so there is no agent or environment boundary.
+ * not access tokens, so there is no agent or environment boundary; the organization is the boundary.
  */
 export function candidateService(store: Store, { clock }: { clock: Clock }) {
   async function review(memoryId: string, decision: "promoted" | "rejected", input: ReviewInput): Promise<TMemory> {
     return store.transaction(async (tx) => {
       const memory = await tx.memories.findById(memoryId);
-      if (!memory) throw new AppError("memory_not_found", `No memory ${memoryId}.`, "id");
+      if (!memory || (input.orgId && memory.orgId !== input.orgId)) throw new AppError("memory_not_found", `No memory ${memoryId}.`, "id");
       if (memory.state !== "candidate") {
         throw new AppError("invalid_state_transition", `Only candidates can be ${decision}; memory ${memoryId} is ${memory.state}.`);
       }

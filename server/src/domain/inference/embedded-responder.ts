@@ -32,24 +32,20 @@ function sourceLine(memory: GroundingMemory, index: number, now: Date): string {
   return `[${index + 1}] ${memory.memoryKind}${about}, recorded ${describeAge(memory.createdAt, now)}, confidence ${memory.confidence.toFixed(2)} (${memory.id})`;
 }
 
-/** The whole answer for a question and the memories retrieved for it; the same input always gives the same text. */
-export function composeAnswer(question: string, memories: readonly GroundingMemory[], now: Date): string {
+/**
+ * The whole answer for a question and the memories retrieved for it; the same input always gives the same text.
+ * Citing marks each quote with its number and lists the sources.
+ */
+export function composeAnswer(question: string, memories: readonly GroundingMemory[], now: Date, { cite = true } = {}): string {
   if (memories.length === 0) {
     return `The organization has no stored memory relevant to this question, so I cannot answer it from memory. ${DISCLAIMER}`;
   }
   const quoted = memories.slice(0, MAX_QUOTED);
   const terms = new Set(queryTerms(question));
   const count = quoted.length === 1 ? "1 stored memory" : `${quoted.length} stored memories`;
-  return [
-    `From the organization's memory (${count}, most relevant first):`,
-    "",
-    ...quoted.map((memory, i) => `- ${extract(memory, terms)} [${i + 1}]`),
-    "",
-    "Sources:",
-    ...quoted.map((memory, i) => sourceLine(memory, i, now)),
-    "",
-    DISCLAIMER,
-  ].join("\n");
+  const quotes = quoted.map((memory, i) => `- ${extract(memory, terms)}${cite ? ` [${i + 1}]` : ""}`);
+  const sources = cite ? ["", "Sources:", ...quoted.map((memory, i) => sourceLine(memory, i, now))] : [];
+  return [`From the organization's memory (${count}, most relevant first):`, "", ...quotes, ...sources, "", DISCLAIMER].join("\n");
 }
 
 /** Applies stop sequences (the answer ends before the first one) and max_tokens (the answer cut to count no more). */
@@ -81,7 +77,11 @@ function* piecesOf(text: string): Generator<string> {
  */
 export function embeddedResponder({ clock: now }: { clock: Clock }): Upstream {
   const answer = (request: ModelRequest) =>
-    limitAnswer(composeAnswer(request.grounding.question, request.grounding.memories, now()), request.stop, request.max_tokens);
+    limitAnswer(
+      composeAnswer(request.grounding.question, request.grounding.memories, now(), { cite: request.grounding.citeSources }),
+      request.stop,
+      request.max_tokens,
+    );
 
   return {
     kind: "embedded",

@@ -14,6 +14,8 @@ import { AppError } from "../kernel/errors";
 import { newId } from "../kernel/ids";
 import type { MemoryService } from "../memory/memory-service";
 import type { Store } from "../store";
+import type { AssistantRepository } from "../assistants/ports";
+import { type ChatProfile, chatProfileOf, defaultChatProfile } from "./assistant-profile";
 import { injectMemory } from "./memory-context";
 import { countTokens } from "./model-tokens";
 import type { ModelEvent, ModelRequest, Upstream } from "./upstream";
@@ -27,6 +29,8 @@ export interface PreparedChat {
   memoriesUsed: number;
   promptTokens: number;
   includeUsage: boolean;
+  /** The assistant the request was served as, with the capabilities it had then; null without one. */
+  assistant: ChatProfile["assistant"];
 }
 
 /** OpenAI's id shape, `chatcmpl-…`. */
@@ -45,6 +49,7 @@ function usageOf(promptTokens: number, content: string): TUsage {
 export function inferenceGateway(deps: {
   store: Pick<Store, "ping">;
   memories: Pick<MemoryService, "retrieveForInference">;
+  assistants: Pick<AssistantRepository, "find">;
   /** The one model id the gateway advertises and accepts. */
   modelId: string;
   upstream: Upstream;
@@ -52,6 +57,13 @@ export function inferenceGateway(deps: {
 }) {
   const { memories, upstream, modelId, clock: now } = deps;
   const seconds = () => Math.floor(now().getTime() / 1000);
+
+  /** Another organization's assistant is as absent as a missing one. */
+  async function profileOf(orgId: string, assistantId: string): Promise<ChatProfile> {
+    const assistant = await deps.assistants.find(orgId, assistantId);
+    if (!assistant) throw new AppError("assistant_not_found", `No assistant ${assistantId.slice(0, 100)} in this organization.`, "X-Engram-Assistant");
+    return chatProfileOf(assistant);
+  }
 
   async function* chunks(events: AsyncIterable<ModelEvent>, prepared: PreparedChat): AsyncGenerator<TChatCompletionChunk> {
     const base = { id: completionId(), object: "chat.completion.chunk" as const, created: seconds(), model: modelId };
@@ -100,17 +112,25 @@ export function inferenceGateway(deps: {
     /**
      * Checks scope and model, then grounds the conversation in the memory of the caller's boundary (the
      * agent's own and the organization's shared memories when an agent is named). `memory: false` skips
-     * retrieval (the request's X-Engram-Memory: off).
+     * retrieval (the request's X-Engram-Memory: off). Named by `assistantId`, the request is served as that
+     * assistant of the caller's organization, with the capabilities it has at this moment.
      */
-    async prepare(caller: Caller, agent: string | null, body: TParsedChatCompletionRequest, options: { memory: boolean }): Promise<PreparedChat> {
+    async prepare(
+      caller: Caller,
+      agent: string | null,
+      body: TParsedChatCompletionRequest,
+      options: { memory: boolean; assistantId?: string },
+    ): Promise<PreparedChat> {
       requireScope(caller, "inference:chat");
       if (body.model !== modelId) {
         throw new AppError("model_not_found", `The model "${body.model}" does not exist; this gateway serves "${modelId}" (see GET /v1/models).`, "model");
       }
+      const profile = options.assistantId === undefined ? defaultChatProfile : await profileOf(caller.orgId, options.assistantId);
       const injection = await injectMemory({
-        messages: body.messages,
+        messages: profile.instructions ? [profile.instructions, ...body.messages] : body.messages,
         maxTokens: body.max_tokens,
-        retrieve: options.memory ? (input) => memories.retrieveForInference(caller, agent, input) : null,
+        retrieve: options.memory && profile.memory ? (input) => memories.retrieveForInference(caller, agent, input) : null,
+        retrieveLimit: profile.memoryLimit,
         now: now(),
       });
       return {
@@ -123,11 +143,12 @@ export function inferenceGateway(deps: {
           presence_penalty: body.presence_penalty,
           stop: body.stop,
           ...(body.user === undefined ? {} : { user: body.user }),
-          grounding: { question: injection.question, memories: injection.memories },
+          grounding: { question: injection.question, memories: injection.memories, citeSources: profile.citeSources },
         },
         memoriesUsed: injection.memories.length,
         promptTokens: injection.promptTokens,
         includeUsage: body.stream_options?.include_usage === true,
+        assistant: profile.assistant,
       };
     },
 

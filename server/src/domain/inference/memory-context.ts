@@ -5,8 +5,6 @@ import type { RetrieveInput } from "../retrieval/retrieval";
 import { messageTokens, promptTokens } from "./model-tokens";
 import type { GroundingMemory } from "./upstream";
 
-/** Memories retrieved per request; the context block keeps those that fit its budget. */
-const RETRIEVE_LIMIT = 10;
 /** Below this many tokens of room no memory line fits usefully, so retrieval is skipped. */
 const MIN_MEMORY_TOKENS = 48;
 /** The memory system message's framing (chat framing and the role), on top of the block itself. */
@@ -58,6 +56,8 @@ export async function injectMemory(input: {
   messages: TChatMessage[];
   maxTokens: number;
   retrieve: Retrieve | null;
+  /** Memories retrieved; the context block keeps those that fit its budget. */
+  retrieveLimit: number;
   now: Date;
 }): Promise<MemoryInjection> {
   const { messages, maxTokens } = input;
@@ -76,7 +76,7 @@ export async function injectMemory(input: {
   const room = Math.min(DEFAULT_CONTEXT_TOKEN_BUDGET, budget - conversation - MEMORY_MESSAGE_FRAMING);
   if (!input.retrieve || room < MIN_MEMORY_TOKENS || query.trim() === "") return plain;
 
-  const { memories } = await input.retrieve({ query, limit: RETRIEVE_LIMIT, includeContext: false, contextMode: "full" });
+  const { memories } = await input.retrieve({ query, limit: input.retrieveLimit, includeContext: false, contextMode: "full" });
   if (memories.length === 0) return plain;
   const grounding = memories.map((m) => ({ ...m, createdAt: new Date(m.createdAt) }));
   const block = assembleContext(grounding, { mode: "full", now: input.now, tokenBudget: room });

@@ -15,8 +15,11 @@ export interface ModelRequest {
   presence_penalty: number;
   stop: string | string[] | null;
   user?: string;
-  /** Not sent upstream: the latest user turn and the memories in the context block, for the embedded responder. */
-  grounding: { question: string; memories: GroundingMemory[] };
+  /**
+   * Not sent upstream: the latest user turn, the memories in the context block, and whether to cite them, for
+   * the embedded responder.
+   */
+  grounding: { question: string; memories: GroundingMemory[]; citeSources: boolean };
 }
 
 export interface ModelAnswer {

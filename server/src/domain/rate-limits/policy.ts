@@ -1,8 +1,11 @@
 import { type TEnvironment, ZEnvironment } from "@engram/contract";
 import { type Plan, plans } from "../access/records";
 
-/** Route groups are counted separately: memory reads and writes, event ingestion, and the inference gateway. */
-export const routeGroups = ["memory", "events", "inference"] as const;
+/**
+ * Route groups are counted separately: memory reads and writes, event ingestion, the inference gateway, and
+ * the session-backed routes: assistants and their capabilities, and the rest of the application's.
+ */
+export const routeGroups = ["memory", "events", "inference", "capabilities", "application"] as const;
 export type RouteGroup = (typeof routeGroups)[number];
 
 /** Fixed windows of this length, aligned to the clock's minutes so every process agrees on them. */
@@ -11,14 +14,15 @@ export const RATE_LIMIT_WINDOW_SECONDS = 60;
 /**
  * Requests per 60 s window, per organization and route group, in Production. Memory and events are
  * sized for machine use (CI, incident tooling, assistants recalling per message); inference is sized for
- * chat traffic. Boost and above are contract-specific: its figures are a starting point to override.
+ * chat traffic. The capabilities figures from Spark up are the published ones (Free's is ours); the application
+ * group serves people at a console. Boost and above are contract-specific: its figures are a starting point.
  */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<Plan, Readonly<Record<RouteGroup, number>>>> = {
-  free: { memory: 600, events: 600, inference: 60 },
-  spark: { memory: 1_200, events: 1_200, inference: 300 },
-  seed: { memory: 3_000, events: 3_000, inference: 1_000 },
-  rise: { memory: 6_000, events: 6_000, inference: 2_000 },
-  boost: { memory: 30_000, events: 30_000, inference: 10_000 },
+  free: { memory: 600, events: 600, inference: 60, capabilities: 30, application: 120 },
+  spark: { memory: 1_200, events: 1_200, inference: 300, capabilities: 60, application: 300 },
+  seed: { memory: 3_000, events: 3_000, inference: 1_000, capabilities: 200, application: 600 },
+  rise: { memory: 6_000, events: 6_000, inference: 2_000, capabilities: 200, application: 600 },
+  boost: { memory: 30_000, events: 30_000, inference: 10_000, capabilities: 1_000, application: 3_000 },
 };
 
 /**

@@ -1,0 +1,43 @@
+import { DEFAULT_SESSION_POLICY, type SessionPolicy } from "./domain/people/sessions";
+
+/** How the session-backed `/api` routes behave: session lifetimes, the cookie, and which origins may change things. */
+export interface ApplicationConfig {
+  sessions: SessionPolicy;
+  /** `auto`: Secure except on plain HTTP to a loopback host (local development). */
+  cookieSecure: "auto" | "always" | "never";
+  /** Origins allowed on unsafe requests; null: the origin whose host is the request's Host. */
+  allowedOrigins: string[] | null;
+  /** The first owner made on an empty database. */
+  admin: { email: string; password: string | null };
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, got "${value}"`);
+  return parsed;
+}
+
+export function applicationConfigFrom(env: NodeJS.ProcessEnv): ApplicationConfig {
+  const cookieSecure = env.ENGRAM_COOKIE_SECURE ?? "auto";
+  if (cookieSecure !== "auto" && cookieSecure !== "always" && cookieSecure !== "never") {
+    throw new Error(`ENGRAM_COOKIE_SECURE must be auto, always or never, got "${cookieSecure}"`);
+  }
+  const origins = (env.ENGRAM_APP_ORIGINS ?? "").split(",").map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw new Error(`ENGRAM_APP_ORIGINS: "${origin}" is not an origin like https://engram.example.com`);
+  }
+  return {
+    sessions: {
+      idleMs: positiveNumber(env, "ENGRAM_SESSION_IDLE_MINUTES", DEFAULT_SESSION_POLICY.idleMs / 60_000) * 60_000,
+      absoluteMs: positiveNumber(env, "ENGRAM_SESSION_MAX_HOURS", DEFAULT_SESSION_POLICY.absoluteMs / 3_600_000) * 3_600_000,
+      throttle: DEFAULT_SESSION_POLICY.throttle,
+    },
+    cookieSecure,
+    allowedOrigins: origins.length ? origins : null,
+    admin: { email: env.ENGRAM_ADMIN_EMAIL || "admin@localhost", password: env.ENGRAM_ADMIN_PASSWORD || null },
+  };
+}
+
+export const defaultApplicationConfig: ApplicationConfig = applicationConfigFrom({});

@@ -1,0 +1,34 @@
+import { ZAssistantType } from "@engram/contract";
+import type { AdminContext, AdminOptions } from "./admin";
+import { required, UsageError } from "./usage";
+
+export async function createAssistant({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
+  const type = ZAssistantType.safeParse(options.type);
+  if (!type.success) throw new UsageError("--type must be org_shared or employee_personal");
+  const ownerUserId = options.owner ? (await services.users.findByEmail(options.owner)).id : undefined;
+  const assistant = await services.assistants.create(required(options.org, "--org"), { name: required(options.name, "--name"), type: type.data, ownerUserId }, "cli");
+  out(`created assistant ${assistant.id} (${assistant.name}, ${assistant.type})`);
+}
+
+export async function listAssistants({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
+  for (const assistant of await services.assistants.list(required(options.org, "--org"), "cli")) {
+    out(`${assistant.id}\t${assistant.type}\t${assistant.name}\tv${assistant.version}\t${assistant.capabilities.join(",")}`);
+  }
+}
+
+export async function renameAssistant({ services, out }: AdminContext, id: string | undefined, options: AdminOptions): Promise<void> {
+  const assistant = await services.assistants.rename(required(options.org, "--org"), required(id, "ASSISTANT_ID"), required(options.name, "--name"), "cli");
+  out(`renamed ${assistant.id} to ${assistant.name}`);
+}
+
+export async function deleteAssistant({ services, out }: AdminContext, id: string | undefined, options: AdminOptions): Promise<void> {
+  const assistantId = required(id, "ASSISTANT_ID");
+  await services.assistants.delete(required(options.org, "--org"), assistantId, "cli");
+  out(`deleted ${assistantId} (its change log is kept)`);
+}
+
+export async function assistantChanges({ services, out }: AdminContext, id: string | undefined, options: AdminOptions): Promise<void> {
+  for (const change of await services.assistants.changes(required(options.org, "--org"), required(id, "ASSISTANT_ID"), "cli")) {
+    out(`${change.createdAt.toISOString()}\tv${change.version}\t${change.action}\t${change.actor}\t${JSON.stringify(change.before)} -> ${JSON.stringify(change.after)}`);
+  }
+}

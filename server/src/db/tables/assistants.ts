@@ -1,0 +1,85 @@
+import type { TAssistantType, TCapabilityConfigs } from "@engram/contract";
+import type { AssistantRepository } from "../../domain/assistants/ports";
+import type { AssistantChangeRecord, AssistantRecord, AssistantSnapshot, ChangeAction } from "../../domain/assistants/records";
+import { newId } from "../../domain/kernel/ids";
+import type { PrismaTx } from "../prisma";
+
+type AssistantRow = Awaited<ReturnType<PrismaTx["assistant"]["findUniqueOrThrow"]>>;
+type ChangeRow = Awaited<ReturnType<PrismaTx["assistantChange"]["findUniqueOrThrow"]>>;
+
+function toRecord(row: AssistantRow): AssistantRecord {
+  return {
+    ...row,
+    type: row.type as TAssistantType,
+    capabilities: JSON.parse(row.capabilities) as string[],
+    capabilityConfigs: JSON.parse(row.capabilityConfigs) as TCapabilityConfigs,
+  };
+}
+
+function toChange(row: ChangeRow): AssistantChangeRecord {
+  return {
+    ...row,
+    action: row.action as ChangeAction,
+    before: row.before === null ? null : (JSON.parse(row.before) as AssistantSnapshot),
+    after: JSON.parse(row.after) as AssistantSnapshot,
+  };
+}
+
+export function assistantRepository(db: PrismaTx): AssistantRepository {
+  return {
+    async create(assistant) {
+      const row = await db.assistant.create({
+        data: {
+          ...assistant,
+          id: newId("asst"),
+          capabilities: JSON.stringify(assistant.capabilities),
+          capabilityConfigs: JSON.stringify(assistant.capabilityConfigs),
+          updatedAt: assistant.createdAt,
+        },
+      });
+      return toRecord(row);
+    },
+    async find(orgId, id) {
+      const row = await db.assistant.findFirst({ where: { id, orgId } });
+      return row ? toRecord(row) : null;
+    },
+    async list(orgId) {
+      return (await db.assistant.findMany({ where: { orgId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toRecord);
+    },
+    async update(orgId, id, expected, changes, at) {
+      // The version check and the write are one statement: of two writers that read the same version, one wins.
+      const { count } = await db.assistant.updateMany({
+        where: { id, orgId, version: expected },
+        data: {
+          ...(changes.name === undefined ? {} : { name: changes.name }),
+          ...(changes.capabilities === undefined ? {} : { capabilities: JSON.stringify(changes.capabilities) }),
+          ...(changes.capabilityConfigs === undefined ? {} : { capabilityConfigs: JSON.stringify(changes.capabilityConfigs) }),
+          version: expected + 1,
+          updatedAt: at,
+        },
+      });
+      if (count === 0) return null;
+      const row = await db.assistant.findUnique({ where: { id } });
+      return row ? toRecord(row) : null;
+    },
+    async delete(orgId, id, expected) {
+      const { count } = await db.assistant.deleteMany({ where: { id, orgId, version: expected } });
+      return count === 1;
+    },
+    async deletePersonal(orgId, ownerUserId) {
+      const rows = await db.assistant.findMany({ where: { orgId, ownerUserId, type: "employee_personal" } });
+      await db.assistant.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
+      return rows.map(toRecord);
+    },
+    async appendChange(change) {
+      const row = await db.assistantChange.create({
+        data: { ...change, id: newId("achg"), before: change.before === null ? null : JSON.stringify(change.before), after: JSON.stringify(change.after) },
+      });
+      return toChange(row);
+    },
+    async changes(orgId, assistantId, limit) {
+      const rows = await db.assistantChange.findMany({ where: { orgId, assistantId }, orderBy: [{ createdAt: "desc" }, { version: "desc" }], take: limit });
+      return rows.map(toChange);
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { DuplicateKeyError } from "../../domain/kernel/errors";
+import type { MembershipRepository } from "../../domain/people/ports";
+import type { Role } from "../../domain/people/records";
+import { isUniqueViolation, type PrismaTx } from "../prisma";
+
+export function membershipRepository(db: PrismaTx): MembershipRepository {
+  return {
+    async add({ orgId, userId, role, at }) {
+      try {
+        const row = await db.membership.create({ data: { orgId, userId, role, createdAt: at } });
+        return { ...row, role: row.role as Role };
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new DuplicateKeyError("Membership");
+        throw error;
+      }
+    },
+    async find(orgId, userId) {
+      const row = await db.membership.findUnique({ where: { orgId_userId: { orgId, userId } } });
+      return row ? { ...row, role: row.role as Role } : null;
+    },
+    async ofUser(userId) {
+      const rows = await db.membership.findMany({
+        where: { userId },
+        include: { org: { select: { name: true, plan: true } } },
+        orderBy: [{ createdAt: "asc" }, { orgId: "asc" }],
+      });
+      return rows.map(({ org, ...row }) => ({ ...row, role: row.role as Role, orgName: org.name, plan: org.plan }));
+    },
+    async list(orgId) {
+      const rows = await db.membership.findMany({
+        where: { orgId },
+        include: { user: { select: { email: true, displayName: true } } },
+        orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
+      });
+      return rows.map(({ user, ...row }) => ({ ...row, role: row.role as Role, email: user.email, displayName: user.displayName }));
+    },
+    countOwners(orgId) {
+      return db.membership.count({ where: { orgId, role: "owner" } });
+    },
+    async changeRole(orgId, userId, from, to) {
+      const { count } = await db.membership.updateMany({ where: { orgId, userId, role: from }, data: { role: to } });
+      return count === 1;
+    },
+    async remove(orgId, userId) {
+      const { count } = await db.membership.deleteMany({ where: { orgId, userId } });
+      return count === 1;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { newId } from "../../domain/kernel/ids";
+import type { SessionRepository } from "../../domain/people/ports";
+import type { SessionRecord } from "../../domain/people/records";
+import type { PrismaTx } from "../prisma";
+
+type SessionRow = Awaited<ReturnType<PrismaTx["session"]["findUniqueOrThrow"]>>;
+
+const toRecord = ({ secretHash: _hash, ...session }: SessionRow): SessionRecord => session;
+
+export function sessionRepository(db: PrismaTx): SessionRepository {
+  return {
+    async create(session) {
+      return toRecord(await db.session.create({ data: { id: newId("ses"), ...session, lastSeenAt: session.createdAt } }));
+    },
+    async findBySecretHash(secretHash) {
+      const row = await db.session.findUnique({ where: { secretHash } });
+      return row ? toRecord(row) : null;
+    },
+    async touch(id, at) {
+      await db.session.updateMany({ where: { id, lastSeenAt: { lt: at } }, data: { lastSeenAt: at } });
+    },
+    async setActiveOrg(id, orgId) {
+      await db.session.updateMany({ where: { id }, data: { activeOrgId: orgId } });
+    },
+    async delete(id) {
+      await db.session.deleteMany({ where: { id } });
+    },
+    async deleteForUser(userId, except) {
+      const { count } = await db.session.deleteMany({ where: { userId, ...(except ? { id: { not: except } } : {}) } });
+      return count;
+    },
+    async deleteExpired(now, idleBefore) {
+      const { count } = await db.session.deleteMany({ where: { OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: idleBefore } }] } });
+      return count;
+    },
+  };
+}

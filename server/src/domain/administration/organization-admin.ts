@@ -1,0 +1,90 @@
+import type { TEnvironment, TScope } from "@engram/contract";
+import type { TokenService } from "../access/access-tokens";
+import type { OrganizationService } from "../access/organizations";
+import type { WriteMode } from "../access/records";
+import type { CandidateService } from "../candidates/candidate-review";
+import { AppError } from "../kernel/errors";
+import type { MembershipService } from "../people/memberships";
+import type { Role } from "../people/records";
+import { type OrgActor, requireManager } from "../people/roles";
+import type { UserService } from "../people/users";
+
+/**
+ * What the command line does for an organization, for its signed-in people: everyone reads; owners and admins
+ * change settings, tokens, members and review candidates. Everything stays inside the actor's organization.
+ */
+export function organizationAdmin(deps: {
+  organizations: OrganizationService;
+  tokens: TokenService;
+  memberships: MembershipService;
+  users: UserService;
+  candidates: CandidateService;
+}) {
+  const { organizations, tokens, memberships, users, candidates } = deps;
+
+  async function organizationOf(actor: OrgActor) {
+    const org = await organizations.find(actor.orgId);
+    if (!org) throw new AppError("organization_not_found", "The organization no longer exists.");
+    return org;
+  }
+
+  async function memberView(actor: OrgActor, userId: string) {
+    const member = (await memberships.list(actor.orgId)).find((m) => m.userId === userId);
+    if (!member) throw new AppError("member_not_found", "No such member in this organization.");
+    return member;
+  }
+
+  return {
+    organization: organizationOf,
+
+    async updateOrganization(actor: OrgActor, changes: { name?: string; writeMode?: WriteMode }) {
+      requireManager(actor, "change the organization's settings");
+      if (changes.writeMode !== undefined) await organizations.setWriteMode(actor.orgId, changes.writeMode);
+      if (changes.name !== undefined) await organizations.rename(actor.orgId, changes.name);
+      return organizationOf(actor);
+    },
+
+    members: (actor: OrgActor) => memberships.list(actor.orgId),
+
+    /** Adds a person by email, making an account with a temporary password (returned once) when there is none. */
+    async addMember(actor: OrgActor, input: { email: string; role: Role; displayName?: string }) {
+      requireManager(actor, "add members");
+      const existing = await users.findByEmail(input.email).catch((error) => {
+        if (error instanceof AppError && error.code === "user_not_found") return null;
+        throw error;
+      });
+      const created = existing ? null : await users.create({ email: input.email, displayName: input.displayName });
+      const user = existing ?? created!.user;
+      await memberships.add(actor.orgId, user.id, input.role, actor);
+      return { member: await memberView(actor, user.id), temporaryPassword: created?.password };
+    },
+
+    async changeRole(actor: OrgActor, userId: string, role: Role) {
+      await memberships.changeRole(actor.orgId, userId, role, actor);
+      return memberView(actor, userId);
+    },
+
+    removeMember: (actor: OrgActor, userId: string) => memberships.remove(actor.orgId, userId, actor),
+
+    tokens: (actor: OrgActor) => tokens.list(actor.orgId),
+
+    async createToken(actor: OrgActor, input: { name: string; scopes: TScope[]; environment: TEnvironment; agents?: string[] }) {
+      requireManager(actor, "create access tokens");
+      return tokens.create({ orgId: actor.orgId, name: input.name, scopes: input.scopes, environment: input.environment, agentSlugs: input.agents ?? null });
+    },
+
+    async revokeToken(actor: OrgActor, tokenId: string) {
+      requireManager(actor, "revoke access tokens");
+      if (!(await tokens.revoke(tokenId, actor.orgId))) throw new AppError("token_not_found", `No token ${tokenId} in this organization.`, "tokenId");
+    },
+
+    candidates: (actor: OrgActor, environment: TEnvironment | null) => candidates.list(actor.orgId, environment),
+
+    async review(actor: OrgActor, memoryId: string, decision: "promote" | "reject", reason?: string) {
+      requireManager(actor, "review candidate memories");
+      return candidates[decision](memoryId, { actor: actor.label, reason, orgId: actor.orgId });
+    },
+  };
+}
+
+export type OrganizationAdmin = ReturnType<typeof organizationAdmin>;

@@ -1,0 +1,23 @@
+import type { AssistantChangeRecord, AssistantRecord } from "./records";
+
+export type NewAssistant = Omit<AssistantRecord, "id" | "version" | "updatedAt">;
+export type AssistantChanges = Partial<Pick<AssistantRecord, "name" | "capabilities" | "capabilityConfigs">>;
+
+export interface AssistantRepository {
+  create(assistant: NewAssistant): Promise<AssistantRecord>;
+  /** The organization's assistant with this id; another organization's is as absent as a missing one. */
+  find(orgId: string, id: string): Promise<AssistantRecord | null>;
+  list(orgId: string): Promise<AssistantRecord[]>;
+  /**
+   * Applies the changes and raises the version in one statement, only if the version is still `expected`;
+   * null when it is not (or the assistant is gone).
+   */
+  update(orgId: string, id: string, expected: number, changes: AssistantChanges, at: Date): Promise<AssistantRecord | null>;
+  /** Deletes the assistant only if its version is still `expected`. */
+  delete(orgId: string, id: string, expected: number): Promise<boolean>;
+  /** Deletes a member's personal assistants in the organization, answering what was deleted. */
+  deletePersonal(orgId: string, ownerUserId: string): Promise<AssistantRecord[]>;
+  appendChange(change: Omit<AssistantChangeRecord, "id">): Promise<AssistantChangeRecord>;
+  /** The assistant's changes, newest first. */
+  changes(orgId: string, assistantId: string, limit: number): Promise<AssistantChangeRecord[]>;
+}

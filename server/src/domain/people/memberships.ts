@@ -1,0 +1,96 @@
+import { AppError, DuplicateKeyError } from "../kernel/errors";
+import type { Clock } from "../kernel/clock";
+import type { Repositories, Store } from "../store";
+import { type Role, roles } from "./records";
+
+/** Who acts: the signed-in person's role in the organization, or the command line (which may do anything). */
+export type MembershipActor = { role: Role; userId: string; label: string } | "cli";
+
+export function parseRole(value: string): Role {
+  if (!roles.includes(value as Role)) throw new AppError("invalid_parameter", `Unknown role "${value}"; use owner, admin or member.`, "role");
+  return value as Role;
+}
+
+/**
+ * Owners and admins manage members; only owners touch the owner role (grant it, or change or remove an
+ * owner). Members manage no one.
+ */
+function authorize(actor: MembershipActor, targetRole: Role | null, newRole: Role | null): void {
+  if (actor === "cli") return;
+  if (actor.role === "member") throw new AppError("permission_denied", "Only owners and admins manage members.");
+  if (actor.role === "admin" && (targetRole === "owner" || newRole === "owner")) {
+    throw new AppError("permission_denied", "Only owners grant, change or remove the owner role.");
+  }
+}
+
+/** An organization keeps at least one owner: checked after the change, inside its transaction. */
+async function requireAnOwner(tx: Repositories, orgId: string): Promise<void> {
+  if ((await tx.memberships.countOwners(orgId)) === 0) {
+    throw new AppError("last_owner", "An organization needs an owner: make someone else owner first.");
+  }
+}
+
+export function membershipService(store: Store, { clock }: { clock: Clock }) {
+  return {
+    list: (orgId: string) => store.memberships.list(orgId),
+
+    async add(orgId: string, userId: string, role: Role, actor: MembershipActor) {
+      authorize(actor, null, role);
+      try {
+        return await store.transaction(async (tx) => {
+          if (!(await tx.organizations.find(orgId))) throw new AppError("invalid_parameter", `No organization ${orgId}.`, "orgId");
+          if (await tx.memberships.find(orgId, userId)) throw new AppError("already_exists", "That person is already a member.");
+          return tx.memberships.add({ orgId, userId, role, at: clock() });
+        });
+      } catch (error) {
+        if (error instanceof DuplicateKeyError) throw new AppError("already_exists", "That person is already a member.");
+        throw error;
+      }
+    },
+
+    /**
+     * Each change locks the organization's row first, so concurrent changes to its members run one after
+     * another and two owners cannot demote each other at once.
+     */
+    async changeRole(orgId: string, userId: string, role: Role, actor: MembershipActor) {
+      return store.transaction(async (tx) => {
+        await tx.organizations.lock(orgId);
+        const current = await tx.memberships.find(orgId, userId);
+        if (!current) throw new AppError("member_not_found", "No such member in this organization.");
+        authorize(actor, current.role, role);
+        if (current.role === role) return current;
+        await tx.memberships.changeRole(orgId, userId, current.role, role);
+        await requireAnOwner(tx, orgId);
+        return { ...current, role };
+      });
+    },
+
+    /** Removing a member also deletes their personal assistants in the organization. */
+    async remove(orgId: string, userId: string, actor: MembershipActor) {
+      await store.transaction(async (tx) => {
+        await tx.organizations.lock(orgId);
+        const current = await tx.memberships.find(orgId, userId);
+        if (!current) throw new AppError("member_not_found", "No such member in this organization.");
+        if (actor === "cli" || actor.userId !== userId) authorize(actor, current.role, null);
+        await tx.memberships.remove(orgId, userId);
+        await requireAnOwner(tx, orgId);
+        const at = clock();
+        for (const assistant of await tx.assistants.deletePersonal(orgId, userId)) {
+          await tx.assistants.appendChange({
+            orgId,
+            assistantId: assistant.id,
+            action: "deleted",
+            actorUserId: actor === "cli" ? null : actor.userId,
+            actor: actor === "cli" ? "cli" : actor.label,
+            before: { name: assistant.name, capabilities: assistant.capabilities },
+            after: {},
+            version: assistant.version,
+            createdAt: at,
+          });
+        }
+      });
+    },
+  };
+}
+
+export type MembershipService = ReturnType<typeof membershipService>;

@@ -1,0 +1,68 @@
+import type { MembershipRecord, Role, SessionRecord, UserRecord } from "./records";
+
+export interface NewUser {
+  email: string;
+  displayName: string;
+  passwordHash: string;
+  at: Date;
+}
+
+export interface UserRepository {
+  /** Throws DuplicateKeyError when the email is taken. */
+  create(user: NewUser): Promise<UserRecord>;
+  find(id: string): Promise<UserRecord | null>;
+  findByEmail(email: string): Promise<UserRecord | null>;
+  /** The stored argon2id hash, for sign-in. */
+  passwordHashOf(userId: string): Promise<string | null>;
+  setPassword(userId: string, passwordHash: string, at: Date): Promise<void>;
+  count(): Promise<number>;
+}
+
+export interface MemberView extends MembershipRecord {
+  email: string;
+  displayName: string;
+}
+
+export interface MembershipRepository {
+  /** Throws DuplicateKeyError when the person is already a member. */
+  add(membership: { orgId: string; userId: string; role: Role; at: Date }): Promise<MembershipRecord>;
+  find(orgId: string, userId: string): Promise<MembershipRecord | null>;
+  /** Every organization a person belongs to, oldest membership first, with the organization's name and plan. */
+  ofUser(userId: string): Promise<Array<MembershipRecord & { orgName: string; plan: string }>>;
+  list(orgId: string): Promise<MemberView[]>;
+  countOwners(orgId: string): Promise<number>;
+  /** Changes the role only if it is still `from`; false when it was changed meanwhile. */
+  changeRole(orgId: string, userId: string, from: Role, to: Role): Promise<boolean>;
+  /** False when there was no such membership. */
+  remove(orgId: string, userId: string): Promise<boolean>;
+}
+
+export interface NewSession {
+  secretHash: string;
+  userId: string;
+  activeOrgId: string | null;
+  csrfToken: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface SessionRepository {
+  create(session: NewSession): Promise<SessionRecord>;
+  findBySecretHash(secretHash: string): Promise<SessionRecord | null>;
+  /** Records activity; only moves lastSeenAt forward. */
+  touch(id: string, at: Date): Promise<void>;
+  setActiveOrg(id: string, orgId: string): Promise<void>;
+  delete(id: string): Promise<void>;
+  /** Ends every session of a person, but `except`; answers how many ended. */
+  deleteForUser(userId: string, except?: string): Promise<number>;
+  /** Removes sessions past their absolute end or idle since before `idleBefore`. */
+  deleteExpired(now: Date, idleBefore: Date): Promise<number>;
+}
+
+export interface LoginThrottleRepository {
+  /** Adds one failure to each key's window in one atomic statement per key; answers the new counts. */
+  recordFailure(keys: readonly string[], windowStart: number): Promise<number[]>;
+  /** The failures counted in the window, per key (0 when none). */
+  failures(keys: readonly string[], windowStart: number): Promise<number[]>;
+  deleteBefore(windowStart: number): Promise<number>;
+}

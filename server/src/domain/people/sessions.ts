@@ -1,0 +1,145 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Plan } from "../access/records";
+import type { Clock } from "../kernel/clock";
+import { AppError } from "../kernel/errors";
+import type { Store } from "../store";
+import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy, loginThrottle } from "./login-throttle";
+import { passwordVerifier } from "./passwords";
+import type { Role, SessionRecord } from "./records";
+import { normalizeEmail } from "./users";
+
+export interface SessionPolicy {
+  /** A session unused this long ends. */
+  idleMs: number;
+  /** A session ends this long after sign-in, however active. */
+  absoluteMs: number;
+  throttle: LoginThrottlePolicy;
+}
+
+/** Twelve hours idle, seven days at most: a working day's pause keeps you signed in, a week's does not. */
+export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMs: 12 * 60 * 60 * 1000, absoluteMs: 7 * 24 * 60 * 60 * 1000, throttle: DEFAULT_LOGIN_THROTTLE };
+
+/** Activity is written at most this often, so reading a page is not a database write per request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface OrganizationMembership {
+  id: string;
+  name: string;
+  plan: Plan;
+  role: Role;
+}
+
+/** Who a session-backed request acts as. */
+export interface SignedIn {
+  sessionId: string;
+  userId: string;
+  email: string;
+  displayName: string;
+  csrfToken: string;
+  organizations: OrganizationMembership[];
+  /** The organization the session acts in; null for someone who belongs to none. */
+  organization: OrganizationMembership | null;
+  expiresAt: Date;
+}
+
+const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
+const newSecret = () => randomBytes(32).toString("base64url");
+
+export function sessionService(store: Store, { clock, policy }: { clock: Clock; policy: SessionPolicy }) {
+  const throttle = loginThrottle(store.loginThrottle, policy.throttle, clock);
+  const verifyPassword = passwordVerifier();
+
+  async function signedInFrom(session: SessionRecord): Promise<SignedIn | null> {
+    const user = await store.users.find(session.userId);
+    if (!user) return null;
+    const organizations = (await store.memberships.ofUser(user.id)).map((m) => ({ id: m.orgId, name: m.orgName, plan: m.plan as Plan, role: m.role }));
+    // A session whose organization the person has since left acts in their first remaining one.
+    const organization = organizations.find((o) => o.id === session.activeOrgId) ?? organizations[0] ?? null;
+    return { sessionId: session.id, userId: user.id, email: user.email, displayName: user.displayName, csrfToken: session.csrfToken, organizations, organization, expiresAt: session.expiresAt };
+  }
+
+  async function start(userId: string, activeOrgId: string | null): Promise<{ secret: string; session: SessionRecord }> {
+    const secret = newSecret();
+    const at = clock();
+    const session = await store.transaction((tx) =>
+      tx.sessions.create({ secretHash: hashSecret(secret), userId, activeOrgId, csrfToken: newSecret(), createdAt: at, expiresAt: new Date(at.getTime() + policy.absoluteMs) }),
+    );
+    return { secret, session };
+  }
+
+  async function logout(secret: string): Promise<void> {
+    const session = await store.sessions.findBySecretHash(hashSecret(secret));
+    if (session) await store.sessions.delete(session.id);
+  }
+
+  return {
+    /**
+     * Checks the password and starts a new session (any session the client already had ends: the id is
+     * never reused across sign-ins). A wrong email and a wrong password answer alike, after the same work.
+     */
+    async login(input: { email: string; password: string; address: string; previousSecret?: string }) {
+      let email: string;
+      try {
+        email = normalizeEmail(input.email);
+      } catch {
+        email = input.email.trim().toLowerCase().slice(0, 254);
+      }
+      await throttle.check(email, input.address);
+      const user = await store.users.findByEmail(email);
+      const valid = await verifyPassword(user ? await store.users.passwordHashOf(user.id) : null, input.password);
+      if (!user || !valid) {
+        await throttle.recordFailure(email, input.address);
+        throw new AppError("invalid_credentials", "The email or password is wrong.");
+      }
+      if (input.previousSecret) await logout(input.previousSecret);
+      const [first] = await store.memberships.ofUser(user.id);
+      const { secret, session } = await start(user.id, first?.orgId ?? null);
+      const signedIn = await signedInFrom(session);
+      if (!signedIn) throw new AppError("invalid_credentials", "The email or password is wrong.");
+      return { secret, signedIn };
+    },
+
+    /** The session behind a cookie's secret, or null when there is none or it has ended (idle or absolute). */
+    async resolve(secret: string): Promise<SignedIn | null> {
+      const session = await store.sessions.findBySecretHash(hashSecret(secret));
+      if (!session) return null;
+      const now = clock();
+      if (now >= session.expiresAt || now.getTime() - session.lastSeenAt.getTime() >= policy.idleMs) {
+        await store.sessions.delete(session.id);
+        return null;
+      }
+      if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) await store.sessions.touch(session.id, now);
+      return signedInFrom(session);
+    },
+
+    logout,
+
+    async switchOrganization(current: SignedIn, orgId: string): Promise<SignedIn> {
+      const organization = current.organizations.find((o) => o.id === orgId);
+      if (!organization) throw new AppError("organization_not_found", "You are not a member of that organization.", "organizationId");
+      await store.sessions.setActiveOrg(current.sessionId, orgId);
+      return { ...current, organization };
+    },
+
+    /** A new session for someone whose sessions were all ended (a password change), in the same organization. */
+    async startFor(current: SignedIn): Promise<{ secret: string; signedIn: SignedIn }> {
+      const { secret, session } = await start(current.userId, current.organization?.id ?? null);
+      const signedIn = await signedInFrom(session);
+      if (!signedIn) throw new AppError("not_signed_in", "The account no longer exists.");
+      return { secret, signedIn };
+    },
+
+    async checkPassword(userId: string, password: string): Promise<boolean> {
+      return verifyPassword(await store.users.passwordHashOf(userId), password);
+    },
+
+    /** Sweeps sessions that have ended (resolve() refuses them anyway) and past sign-in failure counts. */
+    async sweep(): Promise<void> {
+      const now = clock();
+      await store.sessions.deleteExpired(now, new Date(now.getTime() - policy.idleMs));
+      await throttle.sweep();
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof sessionService>;

@@ -1,0 +1,37 @@
+import { apiContract } from "@engram/contract";
+import { initServer } from "@ts-rest/express";
+import type { AssistantService } from "../../domain/assistants/assistant-service";
+import { actorOf } from "./session-auth";
+import { assistantDetailView, changeView, etagOf, versionFromIfMatch } from "./views";
+
+const s = initServer();
+
+export function assistantRoutes(assistants: AssistantService) {
+  return s.router(apiContract.assistants, {
+    list: async ({ res }) => {
+      const actor = actorOf(res);
+      return { status: 200 as const, body: { success: true as const, assistants: (await assistants.list(actor.orgId, actor)).map(assistantDetailView) } };
+    },
+    create: async ({ body, res }) => {
+      const actor = actorOf(res);
+      const assistant = await assistants.create(actor.orgId, body, actor);
+      res.setHeader("ETag", etagOf(assistant));
+      return { status: 201 as const, body: { success: true as const, assistant: assistantDetailView(assistant) } };
+    },
+    rename: async ({ params, body, headers, res }) => {
+      const actor = actorOf(res);
+      const assistant = await assistants.rename(actor.orgId, params.assistantId, body.name, actor, versionFromIfMatch(headers["if-match"]));
+      res.setHeader("ETag", etagOf(assistant));
+      return { status: 200 as const, body: { success: true as const, assistant: assistantDetailView(assistant) } };
+    },
+    delete: async ({ params, headers, res }) => {
+      const actor = actorOf(res);
+      await assistants.delete(actor.orgId, params.assistantId, actor, versionFromIfMatch(headers["if-match"]));
+      return { status: 200 as const, body: { success: true as const } };
+    },
+    changes: async ({ params, res }) => {
+      const actor = actorOf(res);
+      return { status: 200 as const, body: { success: true as const, changes: (await assistants.changes(actor.orgId, params.assistantId, actor)).map(changeView) } };
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import { apiContract } from "@engram/contract";
+import { initServer } from "@ts-rest/express";
+import type { ApplicationConfig } from "../../application-config";
+import { AppError } from "../../domain/kernel/errors";
+import type { SessionService } from "../../domain/people/sessions";
+import type { UserService } from "../../domain/people/users";
+import { clearSessionCookie, sessionSecretOf, setSessionCookie } from "./session-cookie";
+import { signedInOf } from "./session-auth";
+import { sessionView } from "./views";
+
+const s = initServer();
+
+/** Signing in happens before there is a session, so it is served apart from the routes that need one. */
+const { login, ...signedInAuthContract } = apiContract.auth;
+export const loginContract = { login };
+export { signedInAuthContract };
+
+export function loginRoutes(sessions: SessionService, config: ApplicationConfig) {
+  return s.router(loginContract, {
+    login: async ({ body, req, res }) => {
+      const { secret, signedIn } = await sessions.login({
+        email: body.email,
+        password: body.password,
+        address: req.socket.remoteAddress ?? "unknown",
+        previousSecret: sessionSecretOf(req),
+      });
+      setSessionCookie(req, res, secret, signedIn.expiresAt, config.cookieSecure);
+      return { status: 200 as const, body: sessionView(signedIn) };
+    },
+  });
+}
+
+export function authRoutes(deps: { sessions: SessionService; users: UserService; config: ApplicationConfig }) {
+  const { sessions, users, config } = deps;
+  return s.router(signedInAuthContract, {
+    logout: async ({ req, res }) => {
+      const secret = sessionSecretOf(req);
+      if (secret) await sessions.logout(secret);
+      clearSessionCookie(req, res, config.cookieSecure);
+      return { status: 200 as const, body: { success: true as const } };
+    },
+    me: async ({ res }) => ({ status: 200 as const, body: sessionView(signedInOf(res)) }),
+    switchOrganization: async ({ body, res }) => ({
+      status: 200 as const,
+      body: sessionView(await sessions.switchOrganization(signedInOf(res), body.organizationId)),
+    }),
+    changePassword: async ({ body, req, res }) => {
+      const signedIn = signedInOf(res);
+      if (!(await sessions.checkPassword(signedIn.userId, body.currentPassword))) {
+        throw new AppError("invalid_credentials", "The current password is wrong.");
+      }
+      // Every session of the person ends, this one included; a new one replaces it.
+      await users.setPassword(signedIn.userId, body.newPassword);
+      const { secret, signedIn: renewed } = await sessions.startFor(signedIn);
+      setSessionCookie(req, res, secret, renewed.expiresAt, config.cookieSecure);
+      return { status: 200 as const, body: sessionView(renewed) };
+    },
+  });
+}
