@@ -1,6 +1,6 @@
 import { generateOpenApi } from "@ts-rest/open-api";
 import { type OpenAPIObject, OpenApiBuilder } from "openapi3-ts/oas30";
-import { contract, interfaceVersion } from "./index";
+import { apiContract, capabilitiesInterfaceVersion, contract, interfaceVersion } from "./index";
 
 export { interfaceVersion };
 
@@ -30,6 +30,22 @@ const withEventStream: OperationMapper = (operation, route) => {
 const operationMapper: OperationMapper = (operation, route) =>
   [withRequestExample, withPublicSecurity, withEventStream].reduce((op, mapper) => mapper(op, route), operation);
 
+const PRIVATE_TAG = "Application (private, unstable)";
+
+/**
+ * The session-backed `/api` routes are private application routes, not a stable public contract: tagged and
+ * marked so generators and readers can leave them out, with their own interface version and the session
+ * cookie as their security (signing in needs none).
+ */
+const asPrivateRoute: OperationMapper = (operation, route) => ({
+  ...operation,
+  tags: [PRIVATE_TAG],
+  security: (route.metadata as { public?: boolean } | undefined)?.public ? [] : [{ sessionCookie: [] }],
+  "x-engram-private": true,
+  "x-engram-stability": "unstable",
+  "x-engram-interface-version": capabilitiesInterfaceVersion,
+});
+
 /**
  * Builds the OpenAPI 3 document from the contract. Kept out of the package index so the SDK bundle
  * never carries the generator; `scripts/write-openapi.ts` writes the result to `openapi.json`.
@@ -47,10 +63,23 @@ export function buildOpenApiDocument(): OpenAPIObject {
     },
     { setOperationId: "concatenated-path", operationMapper },
   ) as unknown as OpenAPIObject;
+  const applicationPaths = generateOpenApi(
+    apiContract,
+    { info: { title: "Engram application routes", version: capabilitiesInterfaceVersion } },
+    { setOperationId: "concatenated-path", operationMapper: (operation, route) => asPrivateRoute(withRequestExample(operation, route), route) },
+  ) as unknown as OpenAPIObject;
 
-  const document = OpenApiBuilder.create(paths)
+  const document = OpenApiBuilder.create({ ...paths, paths: { ...paths.paths, ...applicationPaths.paths } })
     .addServer({ url: "http://localhost:8787", description: "A local Engram server" })
     .addSecurityScheme("bearerAuth", { type: "http", scheme: "bearer", description: "An organization access token (acm_…)" })
+    .addSecurityScheme("sessionCookie", {
+      type: "apiKey",
+      in: "cookie",
+      name: "engram_session",
+      description:
+        "The session cookie set by POST /api/auth/login (the `/api` routes only). Unsafe requests also need this application's Origin, or the session's X-CSRF-Token.",
+    })
+    .addTag({ name: PRIVATE_TAG, description: `Session-backed routes for people and the console (interface version ${capabilitiesInterfaceVersion}): private and unstable, not a public contract.` })
     .getSpec();
   return { ...document, security: [{ bearerAuth: [] }] };
 }

@@ -20,6 +20,18 @@ describe("openapi.json", () => {
     for (const op of operations) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["400", "401", "403", "429", "500"]));
   });
 
+  it("marks every /api operation private and unstable, with its own version and the session cookie", () => {
+    const entries = Object.entries(generated.paths).filter(([path]) => path.startsWith("/api/"));
+    expect(entries.length).toBeGreaterThanOrEqual(20);
+    for (const [path, item] of entries) {
+      for (const operation of Object.values(item as Record<string, Record<string, unknown>>)) {
+        expect(operation).toMatchObject({ "x-engram-private": true, "x-engram-stability": "unstable", "x-engram-interface-version": "3.9.0" });
+        expect(operation.security).toEqual(path === "/api/auth/login" ? [] : [{ sessionCookie: [] }]);
+      }
+    }
+    expect(generated.components?.securitySchemes?.sessionCookie).toMatchObject({ type: "apiKey", in: "cookie", name: "engram_session" });
+  });
+
   it("carries request examples for the write and retrieve routes", () => {
     const encode = generated.paths["/v1/memory"]?.post;
     expect(encode?.requestBody).toMatchObject({ content: { "application/json": { example: { text: expect.any(String) } } } });

@@ -59,6 +59,32 @@ describe("chat, models and health against the real gateway (embedded responder)"
     expect(withoutMemory.response.headers.get("x-engram-memories-used")).toBe("0");
   });
 
+  it("answers as an assistant, with the capabilities enabled for it at the time", async () => {
+    const { orgId, engram } = await chatTenant(server);
+    await engram.memory.remember({ text: "Payments deploys with make release after CI is green.", subject: "payments" });
+    const assistant = await server.services.assistants.create(orgId, { name: "Helpdesk", type: "org_shared" }, "cli");
+    const ask = () => engram.chat.completions.create(question("How does payments deploy?"), { assistant: assistant.id }).withResponse();
+
+    const plain = await ask();
+    expect(plain.response.headers.get("x-engram-capabilities")).toBe("answer_questions");
+    expect(plain.response.headers.get("x-engram-memories-used")).toBe("0");
+
+    await server.services.assistants.updateCapabilities(
+      orgId,
+      assistant.id,
+      { capabilities: ["search_memory", "cite_sources"], capabilityConfigs: { search_memory: { maxMemories: 3 } } },
+      { actor: "cli", tier: "free" },
+    );
+    const grounded = await ask();
+    expect(grounded.response.headers.get("x-engram-capabilities")).toBe("answer_questions,search_memory,cite_sources");
+    expect(grounded.data.choices[0]!.message.content).toContain("make release");
+    expect(grounded.data.choices[0]!.message.content).toContain("Sources:");
+
+    const missing = await engram.chat.completions.create(question("hi"), { assistant: "asst_missing" }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing).toMatchObject({ status: 404, code: "assistant_not_found" });
+  });
+
   it("throws the gateway's errors as their classes", async () => {
     const { orgId, engram } = await chatTenant(server);
     const unknownModel = await engram.chat.completions.create({ ...question("hi"), model: "gpt-nope" }).catch((e: unknown) => e);

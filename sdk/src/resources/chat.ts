@@ -13,6 +13,11 @@ export type ChatCompletionStreamParams = Omit<TChatCompletionRequest, "stream"> 
 export interface ChatOptions extends RequestOptions {
   /** False answers without retrieving and injecting organization memory (`X-Engram-Memory: off`). */
   memory?: boolean;
+  /**
+   * Answer as this assistant of the organization (its id, `asst_…`; `X-Engram-Assistant`), with the capabilities
+   * people have enabled for it: memory only with search_memory, citations only with cite_sources.
+   */
+  assistant?: string;
 }
 
 /** `chat.completions` of the OpenAI-compatible gateway, grounded in organization (or the agent's) memory. */
@@ -33,7 +38,10 @@ export class ChatCompletions {
   create(body: TChatCompletionRequest, options?: ChatOptions): APIPromise<TChatCompletion | Stream<TChatCompletionChunk>>;
   create(body: TChatCompletionRequest, options: ChatOptions = {}): APIPromise<TChatCompletion | Stream<TChatCompletionChunk>> {
     const stream = body.stream === true;
-    const headers = options.memory === false ? { "x-engram-memory": "off" as const } : {};
+    const headers = {
+      ...(options.memory === false ? { "x-engram-memory": "off" as const } : {}),
+      ...(options.assistant === undefined ? {} : { "x-engram-assistant": options.assistant }),
+    };
     const args = { body, headers, requestOptions: options, stream };
     const answer = apiCall(
       this.agentSlug ? this.http.inference.chatCompletionsForAgent({ ...args, params: { agentSlug: this.agentSlug } }) : this.http.inference.chatCompletions(args),

@@ -26,6 +26,10 @@ export function userRepository(db: PrismaTx): UserRepository {
       const row = await db.user.findUnique({ where: { email } });
       return row ? toRecord(row) : null;
     },
+    async findCredentials(email) {
+      const row = await db.user.findUnique({ where: { email } });
+      return row ? { user: toRecord(row), passwordHash: row.passwordHash } : null;
+    },
     async passwordHashOf(userId) {
       return (await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } }))?.passwordHash ?? null;
     },

@@ -1,9 +1,10 @@
-import type { TEnvironment, TScope } from "@engram/contract";
+import { type TEnvironment, type TScope, type TTier, ZTier } from "@engram/contract";
 
 /** Plain records of organizations and access tokens; repositories translate to and from storage rows. */
 
-export const plans = ["free", "spark", "seed", "rise", "boost"] as const;
-export type Plan = (typeof plans)[number];
+/** An organization's plan is its tier, lowest first. */
+export const plans = ZTier.options;
+export type Plan = TTier;
 export type WriteMode = "direct" | "candidate";
 
 export interface OrganizationRecord {

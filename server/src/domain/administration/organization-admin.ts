@@ -4,7 +4,7 @@ import type { OrganizationService } from "../access/organizations";
 import type { WriteMode } from "../access/records";
 import type { CandidateService } from "../candidates/candidate-review";
 import { AppError } from "../kernel/errors";
-import type { MembershipService } from "../people/memberships";
+import { authorizeMembershipChange, type MembershipService } from "../people/memberships";
 import type { Role } from "../people/records";
 import { type OrgActor, requireManager } from "../people/roles";
 import type { UserService } from "../people/users";
@@ -39,6 +39,8 @@ export function organizationAdmin(deps: {
 
     async updateOrganization(actor: OrgActor, changes: { name?: string; writeMode?: WriteMode }) {
       requireManager(actor, "change the organization's settings");
+      // The name is checked before the write mode is stored, so a refused request changes nothing.
+      if (changes.name !== undefined && !changes.name.trim()) throw new AppError("invalid_parameter", "An organization's name has 1 to 100 characters.", "name");
       if (changes.writeMode !== undefined) await organizations.setWriteMode(actor.orgId, changes.writeMode);
       if (changes.name !== undefined) await organizations.rename(actor.orgId, changes.name);
       return organizationOf(actor);
@@ -48,7 +50,8 @@ export function organizationAdmin(deps: {
 
     /** Adds a person by email, making an account with a temporary password (returned once) when there is none. */
     async addMember(actor: OrgActor, input: { email: string; role: Role; displayName?: string }) {
-      requireManager(actor, "add members");
+      // Checked before an account is made, so a refused request leaves nothing behind.
+      authorizeMembershipChange(actor, null, input.role);
       const existing = await users.findByEmail(input.email).catch((error) => {
         if (error instanceof AppError && error.code === "user_not_found") return null;
         throw error;

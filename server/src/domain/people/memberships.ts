@@ -15,7 +15,7 @@ export function parseRole(value: string): Role {
  * Owners and admins manage members; only owners touch the owner role (grant it, or change or remove an
  * owner). Members manage no one.
  */
-function authorize(actor: MembershipActor, targetRole: Role | null, newRole: Role | null): void {
+export function authorizeMembershipChange(actor: MembershipActor, targetRole: Role | null, newRole: Role | null): void {
   if (actor === "cli") return;
   if (actor.role === "member") throw new AppError("permission_denied", "Only owners and admins manage members.");
   if (actor.role === "admin" && (targetRole === "owner" || newRole === "owner")) {
@@ -23,9 +23,12 @@ function authorize(actor: MembershipActor, targetRole: Role | null, newRole: Rol
   }
 }
 
-/** An organization keeps at least one owner: checked after the change, inside its transaction. */
-async function requireAnOwner(tx: Repositories, orgId: string): Promise<void> {
-  if ((await tx.memberships.countOwners(orgId)) === 0) {
+/**
+ * An organization keeps at least one owner: checked after a change that took an owner away, inside its
+ * transaction. One with no owner yet (made by the command line) can still have its members managed.
+ */
+async function requireAnOwner(tx: Repositories, orgId: string, changedRole: Role): Promise<void> {
+  if (changedRole === "owner" && (await tx.memberships.countOwners(orgId)) === 0) {
     throw new AppError("last_owner", "An organization needs an owner: make someone else owner first.");
   }
 }
@@ -35,7 +38,7 @@ export function membershipService(store: Store, { clock }: { clock: Clock }) {
     list: (orgId: string) => store.memberships.list(orgId),
 
     async add(orgId: string, userId: string, role: Role, actor: MembershipActor) {
-      authorize(actor, null, role);
+      authorizeMembershipChange(actor, null, role);
       try {
         return await store.transaction(async (tx) => {
           if (!(await tx.organizations.find(orgId))) throw new AppError("invalid_parameter", `No organization ${orgId}.`, "orgId");
@@ -57,10 +60,10 @@ export function membershipService(store: Store, { clock }: { clock: Clock }) {
         await tx.organizations.lock(orgId);
         const current = await tx.memberships.find(orgId, userId);
         if (!current) throw new AppError("member_not_found", "No such member in this organization.");
-        authorize(actor, current.role, role);
+        authorizeMembershipChange(actor, current.role, role);
         if (current.role === role) return current;
         await tx.memberships.changeRole(orgId, userId, current.role, role);
-        await requireAnOwner(tx, orgId);
+        await requireAnOwner(tx, orgId, current.role);
         return { ...current, role };
       });
     },
@@ -71,9 +74,9 @@ export function membershipService(store: Store, { clock }: { clock: Clock }) {
         await tx.organizations.lock(orgId);
         const current = await tx.memberships.find(orgId, userId);
         if (!current) throw new AppError("member_not_found", "No such member in this organization.");
-        if (actor === "cli" || actor.userId !== userId) authorize(actor, current.role, null);
+        if (actor === "cli" || actor.userId !== userId) authorizeMembershipChange(actor, current.role, null);
         await tx.memberships.remove(orgId, userId);
-        await requireAnOwner(tx, orgId);
+        await requireAnOwner(tx, orgId, current.role);
         const at = clock();
         for (const assistant of await tx.assistants.deletePersonal(orgId, userId)) {
           await tx.assistants.appendChange({

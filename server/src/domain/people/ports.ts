@@ -12,7 +12,9 @@ export interface UserRepository {
   create(user: NewUser): Promise<UserRecord>;
   find(id: string): Promise<UserRecord | null>;
   findByEmail(email: string): Promise<UserRecord | null>;
-  /** The stored argon2id hash, for sign-in. */
+  /** The account and its stored argon2id hash in one read, for sign-in. */
+  findCredentials(email: string): Promise<{ user: UserRecord; passwordHash: string } | null>;
+  /** The stored argon2id hash, for checking the current password. */
   passwordHashOf(userId: string): Promise<string | null>;
   setPassword(userId: string, passwordHash: string, at: Date): Promise<void>;
   count(): Promise<number>;

@@ -1,7 +1,9 @@
+import { type TRole, ZRole } from "@engram/contract";
+
 /** Plain records of people, their memberships and sessions; repositories translate to and from storage rows. */
 
-export const roles = ["owner", "admin", "member"] as const;
-export type Role = (typeof roles)[number];
+export const roles = ZRole.options;
+export type Role = TRole;
 
 export interface UserRecord {
   id: string;

@@ -85,8 +85,9 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
         email = input.email.trim().toLowerCase().slice(0, 254);
       }
       await throttle.check(email, input.address);
-      const user = await store.users.findByEmail(email);
-      const valid = await verifyPassword(user ? await store.users.passwordHashOf(user.id) : null, input.password);
+      const credentials = await store.users.findCredentials(email);
+      const valid = await verifyPassword(credentials?.passwordHash ?? null, input.password);
+      const user = credentials?.user;
       if (!user || !valid) {
         await throttle.recordFailure(email, input.address);
         throw new AppError("invalid_credentials", "The email or password is wrong.");

@@ -6,7 +6,7 @@ import { registryView } from "../../domain/capabilities/registry-views";
 import { capabilityRegistry } from "../../domain/capabilities/registry";
 import { AppError } from "../../domain/kernel/errors";
 import { actorOf, organizationOf, signedInOf } from "./session-auth";
-import { assistantView, etagOf, versionFromIfMatch } from "./views";
+import { assistantView, availableEtagOf, etagOf, versionFromIfMatch } from "./views";
 
 const s = initServer();
 
@@ -32,7 +32,7 @@ export function capabilityRoutes(assistants: AssistantService) {
       const actor = actorOf(res);
       const tier = organizationOf(signedInOf(res)).plan;
       const { assistant, capabilities, grouped, limit } = await assistants.available(actor.orgId, params.assistantId, actor, tier);
-      res.setHeader("ETag", etagOf(assistant));
+      res.setHeader("ETag", availableEtagOf(assistant, tier));
       return {
         status: 200 as const,
         body: {

@@ -24,8 +24,9 @@ export function requireSameOrigin(allowed: readonly string[] | null): RequestHan
     const origin = req.headers.origin;
     if (origin !== undefined) return next(originAllowed(origin, req, allowed) ? undefined : crossSite(`Origin ${origin.slice(0, 100)}`));
     const signedIn = res.locals.signedIn as SignedIn | undefined;
-    // Signing in uses no session's authority, so there is nothing for another site to ride on.
-    if (!signedIn || req.path === "/api/auth/login") return next();
+    // Signing in uses no session's authority, so there is nothing for another site to ride on. (Mounted at
+    // /api, req.path is relative to it.)
+    if (!signedIn || req.baseUrl + req.path === "/api/auth/login") return next();
     if (req.headers["x-csrf-token"] === signedIn.csrfToken) return next();
     next(new AppError("cross_site_request", "Unsafe requests need an Origin header of this application, or the session's X-CSRF-Token (from GET /api/auth/me)."));
   };

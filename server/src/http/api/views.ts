@@ -44,9 +44,12 @@ export function changeView(change: AssistantChangeRecord) {
 /** An assistant's version as an ETag, and the version an If-Match names (null when absent; 0 when unreadable). */
 export const etagOf = (assistant: AssistantRecord) => `"${assistant.version}"`;
 
+/** What may be enabled depends on the tier too: a cached copy must not be revalidated after a plan change. */
+export const availableEtagOf = (assistant: AssistantRecord, tier: TTier) => `"${assistant.version}-${tier}"`;
+
 export function versionFromIfMatch(header: string | undefined): number | null {
   if (header === undefined) return null;
-  const match = header.trim().match(/^(?:W\/)?"?(\d{1,9})"?$/);
+  const match = header.trim().match(/^(?:W\/)?"?(\d{1,9})(?:-[a-z]{1,16})?"?$/);
   // An If-Match we cannot read matches no version, so the write is refused rather than applied blindly.
   return match ? Number(match[1]) : 0;
 }
