@@ -8,7 +8,7 @@ import type { Services } from "./services";
 import { type ApplicationConfig, defaultApplicationConfig } from "./application-config";
 import { apiErrorHandler, apiNotFoundHandler, apiRequestValidationErrorHandler } from "./http/api/api-errors";
 import { assistantRoutes } from "./http/api/assistant-routes";
-import { authRoutes, loginContract, loginRoutes, signedInAuthContract } from "./http/api/auth-routes";
+import { authRoutes, sessionlessAuthContract, sessionlessAuthRoutes, signedInAuthContract } from "./http/api/auth-routes";
 import { capabilityRoutes } from "./http/api/capability-routes";
 import { organizationRoutes } from "./http/api/organization-routes";
 import { requireSameOrigin } from "./http/api/same-origin";
@@ -80,7 +80,10 @@ function mountApplicationRoutes(app: Express, services: Services, application: A
     ...endpointOptions,
     globalMiddleware: [requireSession, rateLimit(services.rateLimiter, group, sessionRateSubject), jsonBody, checkInput],
   });
-  createExpressEndpoints(loginContract, loginRoutes(services.sessions, application), app, { ...endpointOptions, globalMiddleware: [jsonBody, checkInput] });
+  createExpressEndpoints(sessionlessAuthContract, sessionlessAuthRoutes(services.sessions, application), app, {
+    ...endpointOptions,
+    globalMiddleware: [jsonBody, checkInput],
+  });
   createExpressEndpoints(signedInAuthContract, authRoutes({ sessions: services.sessions, users: services.users, config: application }), app, signedIn("application"));
   createExpressEndpoints(apiContract.organization, organizationRoutes(services.administration), app, signedIn("application"));
   createExpressEndpoints(apiContract.assistants, assistantRoutes(services.assistants), app, signedIn("capabilities"));

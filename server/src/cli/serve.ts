@@ -2,7 +2,11 @@ import { memoryScopes } from "@engram/contract";
 import type { ServerConfig } from "../config";
 import { createLogger } from "../logger";
 import { startServer } from "../server";
+import { AppError } from "../domain/kernel/errors";
+import { checkNewPassword } from "../domain/people/passwords";
+import { normalizeEmail } from "../domain/people/users";
 import type { Services } from "../services";
+import { UsageError } from "./usage";
 
 export async function serve(config: ServerConfig, out: (line: string) => void): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -13,7 +17,11 @@ export async function serve(config: ServerConfig, out: (line: string) => void): 
     { listen, url: server.url, database: config.database.provider },
     everyInterface ? `engram listening on ${listen} (every interface), on this machine at ${server.url}` : `engram listening at ${server.url}`,
   );
-  await greetFirstRun(server.services, server.url, out, config.application?.admin);
+  await greetFirstRun(server.services, server.url, out, config.application?.admin).catch(async (error) => {
+    // A half-started server would keep the process alive with no way to stop it gracefully.
+    await server.close();
+    throw error;
+  });
   // Ctrl+C reaches every process of the terminal's group, and `pnpm start` forwards it once more: a repeated signal
   // must not cut the graceful shutdown short, and a graceful stop exits 0 so the script runner reports no failure.
   let stopping = false;
@@ -49,6 +57,8 @@ export async function greetFirstRun(
   admin: { email: string; password: string | null } = { email: "admin@localhost", password: null },
 ): Promise<void> {
   const lines: string[] = [];
+  const needsAdmin = (await services.users.count()) === 0;
+  if (needsAdmin) checkAdmin(admin);
   let [org] = await services.organizations.list();
   if (!org) {
     org = await services.organizations.create({ name: "Development" });
@@ -62,7 +72,7 @@ export async function greetFirstRun(
       `Try: curl -s ${url}/v1/memory -H "Authorization: Bearer $ENGRAM_TOKEN" -H 'Content-Type: application/json' -d '{"text":"Hello, Engram"}'`,
     );
   }
-  if ((await services.users.count()) === 0) {
+  if (needsAdmin) {
     const { user, password } = await services.users.create({ email: admin.email, displayName: "Administrator", password: admin.password ?? undefined });
     await services.memberships.add(org.id, user.id, "owner", "cli");
     if (lines.length) lines.push("");
@@ -80,4 +90,17 @@ export async function greetFirstRun(
     return;
   }
   out(["", ...lines, ""].join("\n"));
+}
+
+/** Bad ENGRAM_ADMIN_* settings are refused before anything is made, so the corrected start is still a first run. */
+function checkAdmin(admin: { email: string; password: string | null }): void {
+  const check = (name: string, rule: () => unknown) => {
+    try {
+      rule();
+    } catch (error) {
+      throw error instanceof AppError ? new UsageError(`${name}: ${error.message}`) : error;
+    }
+  };
+  check("ENGRAM_ADMIN_EMAIL", () => normalizeEmail(admin.email));
+  if (admin.password !== null) check("ENGRAM_ADMIN_PASSWORD", () => checkNewPassword(admin.password!));
 }

@@ -15,9 +15,8 @@ export function loginThrottleRepository(db: PrismaTx): LoginThrottleRepository {
       }
       return counts;
     },
-    async failures(keys, windowStart) {
-      const rows = await db.loginThrottle.findMany({ where: { key: { in: [...keys] }, windowStart } });
-      return keys.map((key) => rows.find((row) => row.key === key)?.failures ?? 0);
+    async forgive(keys, windowStart) {
+      await db.loginThrottle.updateMany({ where: { key: { in: [...keys] }, windowStart, failures: { gt: 0 } }, data: { failures: { decrement: 1 } } });
     },
     async deleteBefore(windowStart) {
       const { count } = await db.loginThrottle.deleteMany({ where: { windowStart: { lt: windowStart } } });

@@ -31,6 +31,16 @@ function checkName(name: string): string {
 const notFound = (id: string) => new AppError("assistant_not_found", `No assistant ${id} in this organization.`, "assistantId");
 
 /**
+ * The compare-and-set lost to a concurrent change. With If-Match the version named no longer holds, which is
+ * the same 412 as a stale If-Match seen on reading: the outcome must not depend on which writer read first.
+ */
+function lostRace(ifMatch: number | null): AppError {
+  return ifMatch === null
+    ? new AppError("edit_conflict", "The assistant was changed by another request meanwhile: read it again, then retry.")
+    : new AppError("precondition_failed", `The assistant is no longer at version ${ifMatch}: read it again, then retry.`);
+}
+
+/**
  * Assistants and the capabilities people enable for them. Every change is one compare-and-set on the
  * assistant's version with its change-log row in the same transaction: a write based on an older version
  * (an If-Match that no longer holds, or a concurrent change) is refused, never silently overwritten.
@@ -73,7 +83,7 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
       const current = await modifiable(tx, orgId, id, actor, ifMatch);
       const changes = plan(current);
       const updated = await tx.assistants.update(orgId, id, current.version, changes, clock());
-      if (!updated) throw new AppError("edit_conflict", "The assistant was changed by another request meanwhile: read it again, then retry.");
+      if (!updated) throw lostRace(ifMatch);
       const before = Object.fromEntries(Object.keys(changes).map((key) => [key, current[key as keyof AssistantChanges]]));
       await record(tx, updated, "name" in changes ? "renamed" : "capabilities_changed", actor, before, changes);
       return updated;
@@ -139,9 +149,7 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
     async delete(orgId: string, id: string, actor: AssistantActor, ifMatch: number | null = null): Promise<void> {
       await store.transaction(async (tx) => {
         const current = await modifiable(tx, orgId, id, actor, ifMatch);
-        if (!(await tx.assistants.delete(orgId, id, current.version))) {
-          throw new AppError("edit_conflict", "The assistant was changed by another request meanwhile: read it again, then retry.");
-        }
+        if (!(await tx.assistants.delete(orgId, id, current.version))) throw lostRace(ifMatch);
         await record(tx, { ...current, updatedAt: clock() }, "deleted", actor, { name: current.name, capabilities: current.capabilities }, {});
       });
     },

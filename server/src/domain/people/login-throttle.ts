@@ -26,16 +26,23 @@ export function loginThrottle(repository: LoginThrottleRepository, policy: Login
   const keysOf = (email: string, address: string) => [`account:${createHash("sha256").update(email).digest("hex")}`, `address:${address}`];
 
   return {
-    /** Throws 429 when either count has reached its limit in this window. */
-    async check(email: string, address: string): Promise<void> {
+    /**
+     * Counts a sign-in as failed before its password is checked, so concurrent guesses cannot all pass a check
+     * made before any of them failed; throws 429 past either limit. Answers `succeeded`, which takes the
+     * attempt back off the counts: only failures count.
+     */
+    async attempt(email: string, address: string): Promise<{ succeeded(): Promise<void> }> {
       const { start, resetSeconds } = window();
-      const [account = 0, fromAddress = 0] = await repository.failures(keysOf(email, address), start);
-      if (account >= policy.perAccount || fromAddress >= policy.perAddress) {
+      const keys = keysOf(email, address);
+      const [account = 0, fromAddress = 0] = await repository.recordFailure(keys, start);
+      const forgive = () => repository.forgive(keys, start);
+      if (account > policy.perAccount || fromAddress > policy.perAddress) {
+        // A refused attempt checks no password: it is no failure, so a client hammering one locked account
+        // does not lock everyone else behind its (office) address.
+        await forgive();
         throw new AppError("login_throttled", `Too many failed sign-ins; try again in ${resetSeconds} s.`, null, resetSeconds);
       }
-    },
-    async recordFailure(email: string, address: string): Promise<void> {
-      await repository.recordFailure(keysOf(email, address), window().start);
+      return { succeeded: forgive };
     },
     /** Counts of past windows no longer matter. */
     sweep: () => repository.deleteBefore(window().start),

@@ -64,7 +64,7 @@ export interface SessionRepository {
 export interface LoginThrottleRepository {
   /** Adds one failure to each key's window in one atomic statement per key; answers the new counts. */
   recordFailure(keys: readonly string[], windowStart: number): Promise<number[]>;
-  /** The failures counted in the window, per key (0 when none). */
-  failures(keys: readonly string[], windowStart: number): Promise<number[]>;
+  /** Takes one failure back off each key's window (an attempt that turned out not to fail), in one statement. */
+  forgive(keys: readonly string[], windowStart: number): Promise<void>;
   deleteBefore(windowStart: number): Promise<number>;
 }

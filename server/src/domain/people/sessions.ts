@@ -84,14 +84,12 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
       } catch {
         email = input.email.trim().toLowerCase().slice(0, 254);
       }
-      await throttle.check(email, input.address);
+      const attempt = await throttle.attempt(email, input.address);
       const credentials = await store.users.findCredentials(email);
       const valid = await verifyPassword(credentials?.passwordHash ?? null, input.password);
       const user = credentials?.user;
-      if (!user || !valid) {
-        await throttle.recordFailure(email, input.address);
-        throw new AppError("invalid_credentials", "The email or password is wrong.");
-      }
+      if (!user || !valid) throw new AppError("invalid_credentials", "The email or password is wrong.");
+      await attempt.succeeded();
       if (input.previousSecret) await logout(input.previousSecret);
       const [first] = await store.memberships.ofUser(user.id);
       const { secret, session } = await start(user.id, first?.orgId ?? null);
@@ -130,8 +128,12 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
       return { secret, signedIn };
     },
 
-    async checkPassword(userId: string, password: string): Promise<boolean> {
-      return verifyPassword(await store.users.passwordHashOf(userId), password);
+    /** Checks a signed-in person's password, throttled like signing in: a stolen session is no guessing oracle. */
+    async checkPassword(current: SignedIn, password: string, address: string): Promise<boolean> {
+      const attempt = await throttle.attempt(current.email, address);
+      const valid = await verifyPassword(await store.users.passwordHashOf(current.userId), password);
+      if (valid) await attempt.succeeded();
+      return valid;
     },
 
     /** Sweeps sessions that have ended (resolve() refuses them anyway) and past sign-in failure counts. */

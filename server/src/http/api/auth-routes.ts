@@ -10,13 +10,16 @@ import { sessionView } from "./views";
 
 const s = initServer();
 
-/** Signing in happens before there is a session, so it is served apart from the routes that need one. */
-const { login, ...signedInAuthContract } = apiContract.auth;
-export const loginContract = { login };
+/**
+ * Signing in happens before there is a session, and signing out must work when the session has already ended
+ * (clearing a stale cookie), so both are served apart from the routes that need one.
+ */
+const { login, logout, ...signedInAuthContract } = apiContract.auth;
+export const sessionlessAuthContract = { login, logout };
 export { signedInAuthContract };
 
-export function loginRoutes(sessions: SessionService, config: ApplicationConfig) {
-  return s.router(loginContract, {
+export function sessionlessAuthRoutes(sessions: SessionService, config: ApplicationConfig) {
+  return s.router(sessionlessAuthContract, {
     login: async ({ body, req, res }) => {
       const { secret, signedIn } = await sessions.login({
         email: body.email,
@@ -27,18 +30,18 @@ export function loginRoutes(sessions: SessionService, config: ApplicationConfig)
       setSessionCookie(req, res, secret, signedIn.expiresAt, config.cookieSecure);
       return { status: 200 as const, body: sessionView(signedIn) };
     },
-  });
-}
-
-export function authRoutes(deps: { sessions: SessionService; users: UserService; config: ApplicationConfig }) {
-  const { sessions, users, config } = deps;
-  return s.router(signedInAuthContract, {
     logout: async ({ req, res }) => {
       const secret = sessionSecretOf(req);
       if (secret) await sessions.logout(secret);
       clearSessionCookie(req, res, config.cookieSecure);
       return { status: 200 as const, body: { success: true as const } };
     },
+  });
+}
+
+export function authRoutes(deps: { sessions: SessionService; users: UserService; config: ApplicationConfig }) {
+  const { sessions, users, config } = deps;
+  return s.router(signedInAuthContract, {
     me: async ({ res }) => ({ status: 200 as const, body: sessionView(signedInOf(res)) }),
     switchOrganization: async ({ body, res }) => ({
       status: 200 as const,
@@ -46,7 +49,7 @@ export function authRoutes(deps: { sessions: SessionService; users: UserService;
     }),
     changePassword: async ({ body, req, res }) => {
       const signedIn = signedInOf(res);
-      if (!(await sessions.checkPassword(signedIn.userId, body.currentPassword))) {
+      if (!(await sessions.checkPassword(signedIn, body.currentPassword, req.socket.remoteAddress ?? "unknown"))) {
         throw new AppError("invalid_credentials", "The current password is wrong.");
       }
       // Every session of the person ends, this one included; a new one replaces it.

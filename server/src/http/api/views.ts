@@ -48,8 +48,9 @@ export const etagOf = (assistant: AssistantRecord) => `"${assistant.version}"`;
 export const availableEtagOf = (assistant: AssistantRecord, tier: TTier) => `"${assistant.version}-${tier}"`;
 
 export function versionFromIfMatch(header: string | undefined): number | null {
-  if (header === undefined) return null;
-  const match = header.trim().match(/^(?:W\/)?"?(\d{1,9})(?:-[a-z]{1,16})?"?$/);
+  // `*` asks only that the assistant exists, which every change checks anyway.
+  if (header === undefined || header.trim() === "*") return null;
+  const match = header.trim().match(/^(?:W\/)?(?:"(\d{1,9})(?:-[a-z]{1,16})?"|(\d{1,9}))$/);
   // An If-Match we cannot read matches no version, so the write is refused rather than applied blindly.
-  return match ? Number(match[1]) : 0;
+  return match ? Number(match[1] ?? match[2]) : 0;
 }
