@@ -39,6 +39,8 @@ export function createApp({ services, logger, validateResponses = false, applica
   app.set("case sensitive routing", true);
   app.set("strict routing", true);
   app.disable("x-powered-by");
+  // ETags are set where they mean something (an assistant's version), not hashed from every body, errors included.
+  app.set("etag", false);
   app.set("trust proxy", false);
   app.use(requestContext(logger));
   app.use(refuseOversizedBody);

@@ -98,6 +98,8 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
       if (input.type === "employee_personal" && !ownerUserId) throw new AppError("missing_parameter", "A personal assistant needs an owner.", "owner");
       const at = clock();
       return store.transaction(async (tx) => {
+        // Membership changes lock the organization too, so an owner cannot be removed while their assistant is made.
+        if (ownerUserId) await tx.organizations.lock(orgId);
         if (ownerUserId && !(await tx.memberships.find(orgId, ownerUserId))) {
           throw new AppError("member_not_found", "A personal assistant's owner must be a member of the organization.", "owner");
         }
@@ -150,7 +152,8 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
       await store.transaction(async (tx) => {
         const current = await modifiable(tx, orgId, id, actor, ifMatch);
         if (!(await tx.assistants.delete(orgId, id, current.version))) throw lostRace(ifMatch);
-        await record(tx, { ...current, updatedAt: clock() }, "deleted", actor, { name: current.name, capabilities: current.capabilities }, {});
+        // The deletion is the assistant's last change: it gets the next version, as every change does.
+        await record(tx, { ...current, version: current.version + 1, updatedAt: clock() }, "deleted", actor, { name: current.name, capabilities: current.capabilities }, {});
       });
     },
 

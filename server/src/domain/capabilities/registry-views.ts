@@ -22,7 +22,8 @@ export function registryView(filter: { assistantType?: TRegistryAssistantType; c
   const assistantType = filter.assistantType === "organization_wide" ? "org_shared" : filter.assistantType;
   const capabilities = capabilityRegistry
     .filter((definition) => assistantType === undefined || assignableTo(definition, assistantType))
-    .filter((definition) => filter.category === undefined || definition.category === filter.category)
+    // An empty category (`?category=`) filters nothing, like an absent one.
+    .filter((definition) => !filter.category || definition.category === filter.category)
     .map(toRegistryEntry);
   const grouped: Record<TCapabilityScope, TCapabilityEntry[]> = { organization: [], user: [], both: [] };
   for (const entry of capabilities) grouped[entry.scope].push(entry);

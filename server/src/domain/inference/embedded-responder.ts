@@ -36,7 +36,10 @@ function sourceLine(memory: GroundingMemory, index: number, now: Date): string {
  * The whole answer for a question and the memories retrieved for it; the same input always gives the same text.
  * Citing marks each quote with its number and lists the sources.
  */
-export function composeAnswer(question: string, memories: readonly GroundingMemory[], now: Date, { cite = true } = {}): string {
+export function composeAnswer(question: string, memories: readonly GroundingMemory[], now: Date, { cite = true, searched = true } = {}): string {
+  if (!searched) {
+    return `Organization memory was not searched for this request (memory is off, or the assistant has no search_memory capability), so I cannot answer it from memory. ${DISCLAIMER}`;
+  }
   if (memories.length === 0) {
     return `The organization has no stored memory relevant to this question, so I cannot answer it from memory. ${DISCLAIMER}`;
   }
@@ -78,7 +81,7 @@ function* piecesOf(text: string): Generator<string> {
 export function embeddedResponder({ clock: now }: { clock: Clock }): Upstream {
   const answer = (request: ModelRequest) =>
     limitAnswer(
-      composeAnswer(request.grounding.question, request.grounding.memories, now(), { cite: request.grounding.citeSources }),
+      composeAnswer(request.grounding.question, request.grounding.memories, now(), { cite: request.grounding.citeSources, searched: request.grounding.memorySearched }),
       request.stop,
       request.max_tokens,
     );

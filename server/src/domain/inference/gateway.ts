@@ -126,10 +126,11 @@ export function inferenceGateway(deps: {
         throw new AppError("model_not_found", `The model "${body.model}" does not exist; this gateway serves "${modelId}" (see GET /v1/models).`, "model");
       }
       const profile = options.assistantId === undefined ? defaultChatProfile : await profileOf(caller.orgId, options.assistantId);
+      const memorySearched = options.memory && profile.memory;
       const injection = await injectMemory({
         messages: profile.instructions ? [profile.instructions, ...body.messages] : body.messages,
         maxTokens: body.max_tokens,
-        retrieve: options.memory && profile.memory ? (input) => memories.retrieveForInference(caller, agent, input) : null,
+        retrieve: memorySearched ? (input) => memories.retrieveForInference(caller, agent, input) : null,
         retrieveLimit: profile.memoryLimit,
         now: now(),
       });
@@ -143,7 +144,7 @@ export function inferenceGateway(deps: {
           presence_penalty: body.presence_penalty,
           stop: body.stop,
           ...(body.user === undefined ? {} : { user: body.user }),
-          grounding: { question: injection.question, memories: injection.memories, citeSources: profile.citeSources },
+          grounding: { question: injection.question, memories: injection.memories, memorySearched, citeSources: profile.citeSources },
         },
         memoriesUsed: injection.memories.length,
         promptTokens: injection.promptTokens,

@@ -16,10 +16,11 @@ export interface ModelRequest {
   stop: string | string[] | null;
   user?: string;
   /**
-   * Not sent upstream: the latest user turn, the memories in the context block, and whether to cite them, for
+   * Not sent upstream: the latest user turn, the memories in the context block, whether memory was searched at
+   * all (not with X-Engram-Memory: off, nor for an assistant without search_memory), and whether to cite, for
    * the embedded responder.
    */
-  grounding: { question: string; memories: GroundingMemory[]; citeSources: boolean };
+  grounding: { question: string; memories: GroundingMemory[]; memorySearched: boolean; citeSources: boolean };
 }
 
 export interface ModelAnswer {

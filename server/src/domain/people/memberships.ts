@@ -87,7 +87,7 @@ export function membershipService(store: Store, { clock }: { clock: Clock }) {
             actor: actor === "cli" ? "cli" : actor.label,
             before: { name: assistant.name, capabilities: assistant.capabilities },
             after: {},
-            version: assistant.version,
+            version: assistant.version + 1,
             createdAt: at,
           });
         }
