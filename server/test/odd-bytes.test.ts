@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import { deflateSync, gzipSync } from "node:zlib";
-import { DEFAULT_MODEL_ID, ZErrorBody } from "@engram/contract";
+import { DEFAULT_MODEL_ID, ZApiFailure, ZErrorBody } from "@engram/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "@engram/test-support";
 import { expectDocumentedError, useSeededServer } from "./hostile/fixture";
@@ -282,5 +282,62 @@ describe("headers", () => {
     expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).error.code).toBe("headers_too_large");
     const long = await sendRaw(server.url, { method: "POST", path: "/v1/memory", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": "k".repeat(8000) }, body: "{}" });
     expectError(long, 400, "invalid_parameter", "Idempotency-Key");
+  });
+});
+
+describe("the /api routes", () => {
+  let cookie: string;
+  let origin: string;
+  let orgName: string;
+  beforeAll(async () => {
+    const owner = await server.signedIn(seeded.orgId, "owner");
+    cookie = `engram_session=${await owner.sessionCookie()}`;
+    origin = server.url;
+    orgName = (await server.db.organization.findUniqueOrThrow({ where: { id: seeded.orgId } })).name;
+  });
+
+  /** The `/api` failure shape, with this status and code and nothing else. */
+  function expectApiError(res: RawResponse, status: number, code: string): void {
+    expect({ status: res.status, error: res.json?.error }, res.text).toEqual({ status, error: code });
+    expect(ZApiFailure.strict().safeParse(res.json).success, res.text).toBe(true);
+  }
+  const patchOrganization = (body: Buffer | string, headers: Record<string, string> = {}) =>
+    sendRaw(server.url, { method: "PATCH", path: "/api/organization", body, headers: { cookie, origin, "content-type": "application/json", ...headers } });
+  const expectNameUnchanged = async () => expect((await server.db.organization.findUniqueOrThrow({ where: { id: seeded.orgId } })).name).toBe(orgName);
+
+  it("inflate compressed bodies and check them as usual, answering in the /api shape", async () => {
+    expectApiError(await patchOrganization(gzipSync(withRaw({ name: "MARK" }, '"a\\u0000"')), { "content-encoding": "gzip" }), 400, "invalid_parameter");
+    expectApiError(await patchOrganization(deflateSync(JSON.stringify({ name: "   " })), { "content-encoding": "deflate" }), 400, "invalid_parameter");
+    expectApiError(await patchOrganization(Buffer.from("not gzip at all"), { "content-encoding": "gzip" }), 400, "invalid_json");
+    expectApiError(await patchOrganization(gzipSync(JSON.stringify({ name: "x" })), { "content-encoding": "br" }), 415, "unsupported_media_type");
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"name":"'), Buffer.alloc(64 * 1024 * 1024, "a"), Buffer.from('"}')]));
+    expectApiError(await patchOrganization(bomb, { "content-encoding": "gzip" }), 413, "payload_too_large");
+    await expectNameUnchanged();
+  });
+
+  it("answer a declared size over 1 MiB with 413 in the /api shape at once, signed in or not, and close the connection", async () => {
+    for (const sessionCookie of [`Cookie: ${cookie}\r\n`, ""]) {
+      const head = `PATCH /api/organization HTTP/1.1\r\nHost: x\r\n${sessionCookie}Origin: ${origin}\r\nContent-Type: application/json\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n`;
+      const answer = await sendHeadOnly(head);
+      const [status, ...rest] = answer.split("\r\n");
+      expect(status).toBe("HTTP/1.1 413 Payload Too Large");
+      expect(rest).toContain("Connection: close");
+      expectApiError({ status: 413, headers: {}, text: answer, json: JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) }, 413, "payload_too_large");
+    }
+    const refused = await sendHeadOnly(
+      `POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n`,
+    );
+    expect(refused.split("\r\n")[0]).toBe("HTTP/1.1 413 Payload Too Large");
+    expect(refused).not.toContain("100 Continue");
+    await expectNameUnchanged();
+  });
+
+  it("ignore bodies on GET and DELETE, whatever they hold", async () => {
+    for (const [body, contentType] of [["{not json", "application/json"], ['{"name":"\\u0000"}', "application/json"], ["plain words", "text/plain"]]) {
+      const res = await sendRaw(server.url, { method: "GET", path: "/api/organization", headers: { cookie, "content-type": contentType! }, body });
+      expect(res.status, res.text).toBe(200);
+    }
+    const deleted = await sendRaw(server.url, { method: "DELETE", path: "/api/organization/tokens/tok_none", headers: { cookie, origin, "content-type": "text/plain" }, body: "{" });
+    expectApiError(deleted, 404, "token_not_found");
   });
 });

@@ -48,6 +48,9 @@ export function bodyProblem(body: unknown): { path: string; problem: string } | 
     if (depth > MAX_BODY_DEPTH) return { path: pathOf(visit)[0]!, problem: `must not be nested deeper than ${MAX_BODY_DEPTH} levels` };
     const keys = Object.keys(value);
     for (const key of Array.isArray(value) ? [] : keys) {
+      // Record schemas drop a nested `__proto__` key silently, so the rest of the body would be applied as if it
+      // had not been sent: refused, named by its own path. (At the top, strict schemas answer unknown_parameter.)
+      if (key === "__proto__" && visit.parent !== null) return { path: [...pathOf(visit), key].join("."), problem: "is not allowed as a field name" };
       const problem = stringProblem(key);
       if (problem) return { path: pathOf(visit).join("."), problem: `field names ${problem}` };
     }
@@ -60,7 +63,7 @@ export function bodyProblem(body: unknown): { path: string; problem: string } | 
 }
 
 /**
- * Refuses a NUL or a lone surrogate in any path parameter or body string, and absurd nesting, for every
+ * Refuses a NUL or a lone surrogate in any path parameter or body string, a `__proto__` field, and absurd nesting, for every
  * route in one place: both backends answer the same 400 instead of one storing it and the other failing.
  */
 export const checkInput: RequestHandler = (req, _res, next) => {

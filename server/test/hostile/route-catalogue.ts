@@ -61,3 +61,66 @@ export function withField(body: Record<string, unknown>, path: string, value: un
   node[keys.at(-1)!] = value;
   return copy;
 }
+
+/** A session-backed `/api` route as a signed-in browser calls it; the one `{param}` is filled in per test. */
+export interface CataloguedApiRoute {
+  name: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  /** The path parameter's name and the code answered when a well-formed value names nothing. */
+  param?: { name: string; notFound: string };
+  /** A body the route accepts; hostile variants are built from it. Only routes that read a body have one. */
+  validBody?: Record<string, unknown>;
+  /** The string fields of validBody, where unicode edge cases are planted. */
+  stringFields?: string[];
+  /** `{}` (or no body at all) is a complete request: an empty body is not refused. */
+  emptyBodyValid?: boolean;
+}
+
+const assistantParam = { name: "assistantId", notFound: "assistant_not_found" };
+const candidateParam = { name: "id", notFound: "memory_not_found" };
+
+/** Every route of the `/api` contract; a test checks the list against the contract so none is missed. */
+export const apiRoutes: CataloguedApiRoute[] = [
+  { name: "login", method: "POST", path: "/api/auth/login", validBody: { email: "someone@example.com", password: "not the password" }, stringFields: ["email", "password"] },
+  { name: "logout", method: "POST", path: "/api/auth/logout", validBody: {}, emptyBodyValid: true },
+  { name: "me", method: "GET", path: "/api/auth/me" },
+  { name: "switchOrganization", method: "PUT", path: "/api/auth/organization", validBody: { organizationId: "org_x" }, stringFields: ["organizationId"] },
+  { name: "changePassword", method: "POST", path: "/api/auth/password", validBody: { currentPassword: "old password", newPassword: "a new long password" }, stringFields: ["currentPassword", "newPassword"] },
+  { name: "organization", method: "GET", path: "/api/organization" },
+  { name: "updateOrganization", method: "PATCH", path: "/api/organization", validBody: { name: "Renamed" }, stringFields: ["name"] },
+  { name: "listMembers", method: "GET", path: "/api/organization/members" },
+  { name: "addMember", method: "POST", path: "/api/organization/members", validBody: { email: "new@example.com", role: "member", displayName: "New" }, stringFields: ["email", "role", "displayName"] },
+  { name: "changeRole", method: "PATCH", path: "/api/organization/members/{userId}", param: { name: "userId", notFound: "member_not_found" }, validBody: { role: "admin" }, stringFields: ["role"] },
+  { name: "removeMember", method: "DELETE", path: "/api/organization/members/{userId}", param: { name: "userId", notFound: "member_not_found" } },
+  { name: "listTokens", method: "GET", path: "/api/organization/tokens" },
+  { name: "createToken", method: "POST", path: "/api/organization/tokens", validBody: { name: "ci", scopes: ["memory:read"], environment: "production", agents: ["bot"] }, stringFields: ["name", "scopes.0", "environment", "agents.0"] },
+  { name: "revokeToken", method: "DELETE", path: "/api/organization/tokens/{tokenId}", param: { name: "tokenId", notFound: "token_not_found" } },
+  { name: "listCandidates", method: "GET", path: "/api/memory/candidates" },
+  { name: "promoteCandidate", method: "POST", path: "/api/memory/candidates/{id}/promote", param: candidateParam, validBody: { reason: "checked" }, stringFields: ["reason"], emptyBodyValid: true },
+  { name: "rejectCandidate", method: "POST", path: "/api/memory/candidates/{id}/reject", param: candidateParam, validBody: { reason: "checked" }, stringFields: ["reason"], emptyBodyValid: true },
+  { name: "listAssistants", method: "GET", path: "/api/assistants" },
+  { name: "createAssistant", method: "POST", path: "/api/assistants", validBody: { name: "Helper", type: "employee_personal" }, stringFields: ["name", "type"] },
+  { name: "renameAssistant", method: "PATCH", path: "/api/assistants/{assistantId}", param: assistantParam, validBody: { name: "Renamed" }, stringFields: ["name"] },
+  { name: "deleteAssistant", method: "DELETE", path: "/api/assistants/{assistantId}", param: assistantParam },
+  { name: "assistantChanges", method: "GET", path: "/api/assistants/{assistantId}/changes", param: assistantParam },
+  { name: "registry", method: "GET", path: "/api/capabilities/registry" },
+  { name: "capability", method: "GET", path: "/api/capabilities/registry/{capabilityId}", param: { name: "capabilityId", notFound: "capability_not_found" } },
+  { name: "assistantCapabilities", method: "GET", path: "/api/assistants/{assistantId}/capabilities", param: assistantParam },
+  { name: "availableCapabilities", method: "GET", path: "/api/assistants/{assistantId}/available-capabilities", param: assistantParam },
+  {
+    name: "updateCapabilities",
+    method: "PATCH",
+    path: "/api/assistants/{assistantId}/capabilities",
+    param: assistantParam,
+    validBody: { capabilities: ["search_memory", "translate_messages"], capabilityConfigs: { search_memory: { maxMemories: 5 }, translate_messages: { targetLanguages: ["de"] } } },
+    stringFields: ["capabilities.0", "capabilityConfigs.translate_messages.targetLanguages.0"],
+  },
+];
+
+export const apiBodyRoutes = apiRoutes.filter((route) => route.validBody !== undefined);
+
+/** The route's path with its parameter (already percent-encoded as the test wants it on the wire). */
+export function apiPathFor(route: CataloguedApiRoute, value: string): string {
+  return route.param ? route.path.replace(`{${route.param.name}}`, value) : route.path;
+}

@@ -81,6 +81,11 @@ export function tokenService(store: Store, options: { clock: Clock; authCacheMs?
 
     list: (orgId: string) => store.tokens.list(orgId),
 
+    /** Forgets every verified token, so the next requests read their organization's settings afresh. */
+    forgetVerified(): void {
+      verified?.clear();
+    },
+
     /** Revokes the token (only within `orgId` when given); false when there is no such token. */
     async revoke(id: string, orgId?: string): Promise<boolean> {
       const revoked = await store.transaction((tx) => tx.tokens.revoke(id, options.clock(), orgId));

@@ -39,11 +39,10 @@ export function organizationAdmin(deps: {
 
     async updateOrganization(actor: OrgActor, changes: { name?: string; writeMode?: WriteMode }) {
       requireManager(actor, "change the organization's settings");
-      // The name is checked before the write mode is stored, so a refused request changes nothing.
-      if (changes.name !== undefined && !changes.name.trim()) throw new AppError("invalid_parameter", "An organization's name has 1 to 100 characters.", "name");
-      if (changes.writeMode !== undefined) await organizations.setWriteMode(actor.orgId, changes.writeMode);
-      if (changes.name !== undefined) await organizations.rename(actor.orgId, changes.name);
-      return organizationOf(actor);
+      const org = await organizations.update(actor.orgId, changes);
+      // Verified tokens carry their organization's write mode: the next write must see the new one.
+      tokens.forgetVerified();
+      return org;
     },
 
     members: (actor: OrgActor) => memberships.list(actor.orgId),

@@ -33,6 +33,17 @@ async function requireAnOwner(tx: Repositories, orgId: string, changedRole: Role
   }
 }
 
+/**
+ * The actor as of now, inside the change's locked transaction: a person demoted or removed a moment ago acts
+ * with the role they have now, not the one their request started with.
+ */
+async function actingNow(tx: Repositories, orgId: string, actor: MembershipActor): Promise<MembershipActor> {
+  if (actor === "cli") return actor;
+  const membership = await tx.memberships.find(orgId, actor.userId);
+  if (!membership) throw new AppError("permission_denied", "You are no longer a member of this organization.");
+  return { ...actor, role: membership.role };
+}
+
 export function membershipService(store: Store, { clock }: { clock: Clock }) {
   return {
     list: (orgId: string) => store.memberships.list(orgId),
@@ -58,9 +69,10 @@ export function membershipService(store: Store, { clock }: { clock: Clock }) {
     async changeRole(orgId: string, userId: string, role: Role, actor: MembershipActor) {
       return store.transaction(async (tx) => {
         await tx.organizations.lock(orgId);
+        const acting = await actingNow(tx, orgId, actor);
         const current = await tx.memberships.find(orgId, userId);
         if (!current) throw new AppError("member_not_found", "No such member in this organization.");
-        authorizeMembershipChange(actor, current.role, role);
+        authorizeMembershipChange(acting, current.role, role);
         if (current.role === role) return current;
         await tx.memberships.changeRole(orgId, userId, current.role, role);
         await requireAnOwner(tx, orgId, current.role);
@@ -72,9 +84,10 @@ export function membershipService(store: Store, { clock }: { clock: Clock }) {
     async remove(orgId: string, userId: string, actor: MembershipActor) {
       await store.transaction(async (tx) => {
         await tx.organizations.lock(orgId);
+        const acting = await actingNow(tx, orgId, actor);
         const current = await tx.memberships.find(orgId, userId);
         if (!current) throw new AppError("member_not_found", "No such member in this organization.");
-        if (actor === "cli" || actor.userId !== userId) authorizeMembershipChange(actor, current.role, null);
+        if (acting === "cli" || acting.userId !== userId) authorizeMembershipChange(acting, current.role, null);
         await tx.memberships.remove(orgId, userId);
         await requireAnOwner(tx, orgId, current.role);
         const at = clock();
