@@ -71,6 +71,8 @@ export const errorCodes = {
   /** The capability rules refused the update; the body lists every problem. */
   validation_failed: { status: 400, type: "invalid_request_error" },
   login_throttled: { status: 429, type: "rate_limit_error" },
+  /** A reflection run is already in progress for this organization and environment. */
+  run_in_progress: { status: 409, type: "invalid_request_error" },
   internal_error: { status: 500, type: "server_error" },
   service_unavailable: { status: 503, type: "server_error" },
 } as const satisfies Record<string, { status: number; type: TErrorType }>;

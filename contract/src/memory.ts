@@ -98,7 +98,8 @@ export type TControlBody = z.input<typeof ZControlBody>;
 
 export const ZMemoryResult = z.object({ memory: ZMemory });
 
-export const ZHistoryAction = z.enum(["created", "reinforced", "suppressed", "restored", "tombstoned", "promoted", "rejected"]);
+/** `flagged`: reflection marked the memory (stale, superseded, demoted) without changing its state. */
+export const ZHistoryAction = z.enum(["created", "reinforced", "suppressed", "restored", "tombstoned", "promoted", "rejected", "flagged"]);
 
 export const ZProvenance = z.object({
   memory: ZMemory,

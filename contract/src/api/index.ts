@@ -2,12 +2,14 @@ import { initContract } from "@ts-rest/core";
 import { assistantsContract, capabilitiesContract } from "./assistants";
 import { authContract } from "./auth";
 import { organizationContract } from "./organization";
+import { reflectionContract } from "./reflection";
 import { apiErrorResponses } from "./responses";
 
 export * from "./assistants";
 export * from "./auth";
 export * from "./capabilities";
 export * from "./organization";
+export * from "./reflection";
 export * from "./responses";
 
 const c = initContract();
@@ -17,7 +19,7 @@ const c = initContract();
  * console and people signed in; tokens are not accepted here.
  */
 export const apiContract = c.router(
-  { auth: authContract, organization: organizationContract, assistants: assistantsContract, capabilities: capabilitiesContract },
+  { auth: authContract, organization: organizationContract, assistants: assistantsContract, capabilities: capabilitiesContract, reflection: reflectionContract },
   { pathPrefix: "/api", strictStatusCodes: true, commonResponses: apiErrorResponses },
 );
 export type TApiContract = typeof apiContract;

@@ -12,6 +12,10 @@ import { loginThrottleRepository } from "./tables/login-throttles";
 import { membershipRepository } from "./tables/memberships";
 import { sessionRepository } from "./tables/sessions";
 import { userRepository } from "./tables/users";
+import { reflectionEventRepository } from "./tables/reflection/reflection-events";
+import { reflectionMemoryRepository } from "./tables/reflection/reflection-memories";
+import { reflectionRunRepository } from "./tables/reflection/reflection-runs";
+import { reflectionSettingsRepository } from "./tables/reflection/reflection-settings";
 import { eventRepository } from "./tables/business-events";
 import { idempotencyRepository } from "./tables/idempotency-records";
 import { memoryRepository } from "./tables/memories/memory-repository";
@@ -36,6 +40,10 @@ function repositoriesOver(db: PrismaTx, dialect: Dialect): Repositories {
     sessions: sessionRepository(db),
     loginThrottle: loginThrottleRepository(db),
     assistants: assistantRepository(db),
+    reflectionMemories: reflectionMemoryRepository(db),
+    reflectionRuns: reflectionRunRepository(db),
+    reflectionEvents: reflectionEventRepository(db),
+    reflectionSettings: reflectionSettingsRepository(db),
   };
 }
 

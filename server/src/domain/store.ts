@@ -1,6 +1,7 @@
 import type { OrganizationRepository, TokenRepository } from "./access/ports";
 import type { AssistantRepository } from "./assistants/ports";
 import type { LoginThrottleRepository, MembershipRepository, SessionRepository, UserRepository } from "./people/ports";
+import type { ReflectionEventRepository, ReflectionMemoryRepository, ReflectionRunRepository, ReflectionSettingsRepository } from "./reflection/ports";
 import type { EventRepository, WorkflowRepository } from "./events/ports";
 import type { MemoryRepository } from "./memory/ports";
 import type { RateLimitRepository } from "./rate-limits/ports";
@@ -22,6 +23,10 @@ export interface Repositories {
   sessions: SessionRepository;
   loginThrottle: LoginThrottleRepository;
   assistants: AssistantRepository;
+  reflectionMemories: ReflectionMemoryRepository;
+  reflectionRuns: ReflectionRunRepository;
+  reflectionEvents: ReflectionEventRepository;
+  reflectionSettings: ReflectionSettingsRepository;
 }
 
 export interface Store extends Repositories {

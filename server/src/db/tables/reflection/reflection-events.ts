@@ -1,0 +1,40 @@
+import type { TEnvironment, TReflectionAction, TReflectionProcess } from "@engram/contract";
+import type { ReflectionEventRepository } from "../../../domain/reflection/ports";
+import type { PrismaTx } from "../../prisma";
+
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+export function reflectionEventRepository(db: PrismaTx): ReflectionEventRepository {
+  return {
+    async list(scope, filter, before, limit) {
+      const rows = await db.reflectionEvent.findMany({
+        where: {
+          orgId: scope.orgId,
+          environment: scope.environment,
+          ...(filter.process ? { process: filter.process } : {}),
+          ...(filter.action ? { action: filter.action } : {}),
+          ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
+          ...(before ? { OR: [{ createdAt: { lt: before.createdAt } }, { createdAt: before.createdAt, id: { lt: before.id } }] } : {}),
+        },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: limit,
+      });
+      return rows.map((row) => ({
+        ...row,
+        environment: row.environment as TEnvironment,
+        process: row.process as TReflectionProcess,
+        action: row.action as TReflectionAction,
+        details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
+      }));
+    },
+    async countByDay(scope, from, to) {
+      const rows = await db.reflectionEvent.findMany({
+        where: { orgId: scope.orgId, environment: scope.environment, createdAt: { gte: from, lt: to } },
+        select: { createdAt: true },
+      });
+      const counts = new Map<string, number>();
+      for (const { createdAt } of rows) counts.set(dayOf(createdAt), (counts.get(dayOf(createdAt)) ?? 0) + 1);
+      return counts;
+    },
+  };
+}

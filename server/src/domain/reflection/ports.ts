@@ -1,0 +1,89 @@
+import type { TMemoryState, TReflectionAction, TReflectionProcess } from "@engram/contract";
+import type { ProcessCounts, ReflectionEventRecord, ReflectionMemory, ReflectionRunRecord, ReflectionScope, RunTrigger } from "./records";
+
+/** Where a page of memories ends: the next page starts after it (oldest first). */
+export interface PagePosition {
+  createdAt: Date;
+  id: string;
+}
+
+/** One change reflection makes to one memory, with the event that explains it. */
+export interface ReflectionChange {
+  memoryId: string;
+  process: TReflectionProcess;
+  action: TReflectionAction;
+  reason: string;
+  relatedId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+export interface ReflectionMemoryRepository {
+  /** Up to `limit` memories of the scope in these states, oldest first, after `after`. */
+  page(scope: ReflectionScope, states: readonly TMemoryState[], after: PagePosition | null, limit: number): Promise<ReflectionMemory[]>;
+  /**
+   * Moves the memory from `from` to `to` only if it is still `from` (compare-and-set), with its history row
+   * (actor `reflection`) and the reflection event, in the caller's transaction; false when it had changed.
+   * `links` sets reflection's links and flags at the same time.
+   */
+  changeState(
+    scope: ReflectionScope,
+    runId: string,
+    change: ReflectionChange & { from: TMemoryState; to: TMemoryState; links?: { duplicateOfId?: string | null; supersededBy?: string | null } },
+    at: Date,
+  ): Promise<boolean>;
+  /** Adds a use to a durable memory (a merged duplicate's survivor), with its history row and the event. */
+  reinforce(scope: ReflectionScope, runId: string, change: ReflectionChange, at: Date): Promise<boolean>;
+  /**
+   * Sets flags without a state change (stale, superseded, a lower confidence), only if the memory is still in
+   * `state`, with a history row and the event.
+   */
+  flag(
+    scope: ReflectionScope,
+    runId: string,
+    change: ReflectionChange & { state: TMemoryState; set: { staleSince?: Date | null; supersededBy?: string | null; confidence?: number } },
+    at: Date,
+  ): Promise<boolean>;
+  /** Stores activation snapshots for many memories in one statement per batch (no history: nothing changed). */
+  setActivations(scope: ReflectionScope, values: ReadonlyArray<{ id: string; activation: number }>, at: Date): Promise<number>;
+  /** Resolved workflow subjects and when, per workflow (incidents, pull requests…), for staleness. */
+  workflowStates(scope: ReflectionScope): Promise<Array<{ workflow: string; subject: string; state: string; lastEventId: string; updatedAt: Date }>>;
+  /** How many events of the scope share each (type, subject) of the given events, for corroboration. */
+  eventOccurrences(scope: ReflectionScope, eventIds: readonly string[]): Promise<Map<string, number>>;
+}
+
+export interface ReflectionRunRepository {
+  /** Starts a run; null when one is already running in the scope (the one-running index). */
+  start(scope: ReflectionScope, run: { trigger: RunTrigger; triggeredBy: string | null; owner: string; leaseUntil: Date; at: Date }): Promise<ReflectionRunRecord | null>;
+  /** Takes over a running run whose lease has passed (its process died); null when none is free. */
+  takeOverExpired(owner: string, now: Date, leaseUntil: Date): Promise<ReflectionRunRecord | null>;
+  /** Extends the lease, only while `owner` holds it; false when another process took the run over. */
+  renew(runId: string, owner: string, leaseUntil: Date): Promise<boolean>;
+  /** Records a finished process's counts and progress, only while `owner` holds the lease. */
+  saveProgress(runId: string, owner: string, counts: ProcessCounts, progress: ReflectionRunRecord["progress"], errors: ReflectionRunRecord["errors"]): Promise<boolean>;
+  finish(runId: string, owner: string, status: "completed" | "failed", at: Date): Promise<boolean>;
+  find(scope: ReflectionScope, runId: string): Promise<ReflectionRunRecord | null>;
+  running(scope: ReflectionScope): Promise<ReflectionRunRecord | null>;
+  /** Newest first. */
+  list(scope: ReflectionScope, before: PagePosition | null, limit: number): Promise<ReflectionRunRecord[]>;
+  /** When the scope's last run started, for the scheduler. */
+  lastStarted(scope: ReflectionScope): Promise<Date | null>;
+}
+
+export interface ReflectionEventFilter {
+  process?: TReflectionProcess;
+  action?: TReflectionAction;
+  from?: Date;
+  to?: Date;
+}
+
+export interface ReflectionEventRepository {
+  /** Newest first. */
+  list(scope: ReflectionScope, filter: ReflectionEventFilter, before: PagePosition | null, limit: number): Promise<ReflectionEventRecord[]>;
+  countByDay(scope: ReflectionScope, from: Date, to: Date): Promise<Map<string, number>>;
+}
+
+export interface ReflectionSettingsRepository {
+  find(orgId: string): Promise<{ settings: unknown; version: number; updatedAt: Date; updatedBy: string } | null>;
+  /** Writes the settings only if the stored version is still `expected` (0: none stored yet). */
+  save(orgId: string, settings: unknown, expected: number, at: Date, by: string): Promise<boolean>;
+}

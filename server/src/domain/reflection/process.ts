@@ -1,0 +1,37 @@
+import type { TReflectionProcess, TReflectionSettings } from "@engram/contract";
+import type { Clock } from "../kernel/clock";
+import type { ReflectionChange, ReflectionMemoryRepository } from "./ports";
+import type { ReflectionScope } from "./records";
+
+/** Memories read per page, and the most changed per transaction: small enough that no request waits long. */
+export const REFLECTION_BATCH = 500;
+
+/** What a process works with during one run. */
+export interface ReflectionContext {
+  scope: ReflectionScope;
+  runId: string;
+  settings: TReflectionSettings;
+  clock: Clock;
+  /** Reads, and changes each made in its own short transaction, through the store. */
+  memories: ReflectionMemoryRepository;
+  /** Runs `work` in one transaction (a change and its history and event commit together). */
+  transaction<T>(work: (memories: ReflectionMemoryRepository) => Promise<T>): Promise<T>;
+  /** Lets requests waiting on the event loop run between batches. */
+  pause(): Promise<void>;
+}
+
+export interface ProcessResult {
+  examined: number;
+  actions: number;
+}
+
+/**
+ * One reflection process: reads the scope's memories in pages and changes some, each change explained by an
+ * event. Running it again over unchanged data changes nothing. It never deletes a memory or its history.
+ */
+export interface ReflectionProcess {
+  readonly name: TReflectionProcess;
+  run(context: ReflectionContext): Promise<ProcessResult>;
+}
+
+export type { ReflectionChange };
