@@ -5,6 +5,7 @@ import { required, UsageError } from "./usage";
 export async function createAssistant({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
   const type = ZAssistantType.safeParse(options.type);
   if (!type.success) throw new UsageError("--type must be org_shared or employee_personal");
+  if (type.data === "org_shared" && options.owner) throw new UsageError("--owner is for employee_personal assistants; org_shared ones belong to the organization");
   const ownerUserId = options.owner ? (await services.users.findByEmail(options.owner)).id : undefined;
   const assistant = await services.assistants.create(required(options.org, "--org"), { name: required(options.name, "--name"), type: type.data, ownerUserId }, "cli");
   out(`created assistant ${assistant.id} (${assistant.name}, ${assistant.type})`);

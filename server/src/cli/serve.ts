@@ -77,7 +77,7 @@ export async function greetFirstRun(
     await services.memberships.add(org.id, user.id, "owner", "cli");
     if (lines.length) lines.push("");
     lines.push(
-      `Created ${user.email}, owner of "${org.name}", to sign in to the application (/api and the console)${admin.password ? " with ENGRAM_ADMIN_PASSWORD" : ". The password is shown only this once"}:`,
+      `Created ${user.email}, owner of "${org.name}", to sign in to the application (/api)${admin.password ? " with ENGRAM_ADMIN_PASSWORD" : ". The password is shown only this once"}:`,
       "",
       `  export ENGRAM_ADMIN_EMAIL=${user.email}`,
       ...(admin.password ? [] : [`  export ENGRAM_ADMIN_PASSWORD=${password}`]),

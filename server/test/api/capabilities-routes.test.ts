@@ -363,11 +363,17 @@ describe("assistants: create, list, rename, delete, and the change log", () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ success: true });
 
-    for (const path of [`/api/assistants/${id}/capabilities`, `/api/assistants/${id}/available-capabilities`, `/api/assistants/${id}/changes`]) {
+    for (const path of [`/api/assistants/${id}/capabilities`, `/api/assistants/${id}/available-capabilities`]) {
       const gone = await owner.get(path);
       expect(gone.status, path).toBe(404);
       expect(gone.body).toMatchObject({ success: false, error: "assistant_not_found" });
     }
+    // The log outlives the assistant for those who oversee the organization; to a member it is gone.
+    const kept = await owner.get(`/api/assistants/${id}/changes`);
+    expect(kept.status).toBe(200);
+    expect(kept.body.changes.map((change: { action: string }) => change.action)).toEqual(["deleted", "capabilities_changed", "renamed", "created"]);
+    const member = await server.signedIn(orgId, "member");
+    expect((await member.get(`/api/assistants/${id}/changes`)).body).toMatchObject({ success: false, error: "assistant_not_found" });
     const again = await owner.delete(`/api/assistants/${id}`);
     expect(again.status).toBe(404);
     expect((await owner.get("/api/assistants")).body.assistants).toEqual([]);

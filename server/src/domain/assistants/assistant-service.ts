@@ -157,9 +157,17 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
       });
     },
 
+    /**
+     * The change log, newest first. It outlives the assistant: after deletion, owners and admins (and the CLI)
+     * still read it; to anyone else a deleted assistant is as absent as a missing one.
+     */
     async changes(orgId: string, id: string, actor: AssistantActor) {
-      await accessible(store, orgId, id, actor);
-      return store.assistants.changes(orgId, id, assistantLimits.changesListed);
+      const assistant = await store.assistants.find(orgId, id);
+      const oversees = actor === "cli" || actor.role === "owner" || actor.role === "admin";
+      if (assistant ? !canAccess(actor, assistant) : !oversees) throw notFound(id);
+      const changes = await store.assistants.changes(orgId, id, assistantLimits.changesListed);
+      if (changes.length === 0) throw notFound(id);
+      return changes;
     },
   };
 }
