@@ -1,6 +1,6 @@
 import { generateOpenApi } from "@ts-rest/open-api";
 import { type OpenAPIObject, OpenApiBuilder } from "openapi3-ts/oas30";
-import { apiContract, capabilitiesInterfaceVersion, contract, interfaceVersion } from "./index";
+import { apiContract, capabilitiesInterfaceVersion, contract, interfaceVersion, reflectionInterfaceVersion } from "./index";
 
 export { interfaceVersion };
 
@@ -32,6 +32,9 @@ const operationMapper: OperationMapper = (operation, route) =>
 
 const PRIVATE_TAG = "Application (private, unstable)";
 
+/** The reflection routes are versioned on their own; the other `/api` routes share the capabilities version. */
+const interfaceVersionOf = (path: string) => (path.startsWith("/api/memory/reflection/") ? reflectionInterfaceVersion : capabilitiesInterfaceVersion);
+
 /**
  * The session-backed `/api` routes are private application routes, not a stable public contract: tagged and
  * marked so generators and readers can leave them out, with their own interface version and the session
@@ -43,7 +46,7 @@ const asPrivateRoute: OperationMapper = (operation, route) => ({
   security: (route.metadata as { public?: boolean } | undefined)?.public ? [] : [{ sessionCookie: [] }],
   "x-engram-private": true,
   "x-engram-stability": "unstable",
-  "x-engram-interface-version": capabilitiesInterfaceVersion,
+  "x-engram-interface-version": interfaceVersionOf(route.path),
 });
 
 /**

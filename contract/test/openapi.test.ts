@@ -25,10 +25,12 @@ describe("openapi.json", () => {
     expect(entries.length).toBeGreaterThanOrEqual(20);
     for (const [path, item] of entries) {
       for (const operation of Object.values(item as Record<string, Record<string, unknown>>)) {
-        expect(operation).toMatchObject({ "x-engram-private": true, "x-engram-stability": "unstable", "x-engram-interface-version": "3.9.0" });
+        const version = path.startsWith("/api/memory/reflection/") ? "3.12.1" : "3.9.0";
+        expect(operation).toMatchObject({ "x-engram-private": true, "x-engram-stability": "unstable", "x-engram-interface-version": version });
         expect(operation.security).toEqual(path === "/api/auth/login" ? [] : [{ sessionCookie: [] }]);
       }
     }
+    expect(entries.filter(([path]) => path.startsWith("/api/memory/reflection/"))).toHaveLength(8);
     expect(generated.components?.securitySchemes?.sessionCookie).toMatchObject({ type: "apiKey", in: "cookie", name: "engram_session" });
   });
 

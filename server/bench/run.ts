@@ -15,6 +15,7 @@ import { startServer } from "../src/server";
 import { startLocalPostgres } from "@engram/test-support/local-postgres";
 import { benchmarkQueries, syntheticEvents, syntheticMemories } from "./corpus";
 import { benchGateway, formatGatewayRows } from "./gateway";
+import { benchReflection } from "./reflection";
 import { loadFromWorker } from "./http-load";
 import { benchSlowInput, formatSlowInputRows } from "./slow-input";
 
@@ -127,9 +128,10 @@ async function benchDatabase(name: string, database: DatabaseConfig): Promise<Ro
 
 /**
  * BENCH_SECTIONS picks what runs: `memory` (ingestion, encode, retrieval), `gateway` (inference latency),
- * `slow-input` (the longest event-loop hold of hostile texts); all by default.
+ * `slow-input` (the longest event-loop hold of hostile texts), `reflection` (a run over 100,000 memories and
+ * retrieval during it); all by default.
  */
-const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "memory,gateway,slow-input").split(",").map((s) => s.trim()));
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "memory,gateway,slow-input,reflection").split(",").map((s) => s.trim()));
 
 async function benchMemory(): Promise<void> {
   const rows: Row[] = [];
@@ -155,6 +157,7 @@ async function main(): Promise<void> {
   if (SECTIONS.has("memory")) await benchMemory();
   if (SECTIONS.has("gateway")) console.log(`\n${formatGatewayRows(await benchGateway())}`);
   if (SECTIONS.has("slow-input")) console.log(`\n${formatSlowInputRows(await benchSlowInput())}`);
+  if (SECTIONS.has("reflection")) console.log(`\n${await benchReflection()}`);
 }
 
 await main();

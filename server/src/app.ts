@@ -11,6 +11,7 @@ import { assistantRoutes } from "./http/api/assistant-routes";
 import { authRoutes, sessionlessAuthContract, sessionlessAuthRoutes, signedInAuthContract } from "./http/api/auth-routes";
 import { capabilityRoutes } from "./http/api/capability-routes";
 import { organizationRoutes } from "./http/api/organization-routes";
+import { reflectionRoutes } from "./http/api/reflection-routes";
 import { requireSameOrigin } from "./http/api/same-origin";
 import { refuseTokens, requireSession, resolveSession, sessionRateSubject } from "./http/api/session-auth";
 import { authenticate } from "./http/auth";
@@ -88,6 +89,7 @@ function mountApplicationRoutes(app: Express, services: Services, application: A
   });
   createExpressEndpoints(signedInAuthContract, authRoutes({ sessions: services.sessions, users: services.users, config: application }), app, signedIn("application"));
   createExpressEndpoints(apiContract.organization, organizationRoutes(services.administration), app, signedIn("application"));
+  createExpressEndpoints(apiContract.reflection, reflectionRoutes(services.reflection), app, signedIn("application"));
   createExpressEndpoints(apiContract.assistants, assistantRoutes(services.assistants), app, signedIn("capabilities"));
   createExpressEndpoints(apiContract.capabilities, capabilityRoutes(services.assistants), app, signedIn("capabilities"));
   app.use("/api", apiNotFoundHandler, apiErrorHandler);

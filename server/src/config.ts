@@ -21,6 +21,28 @@ export interface ServerConfig {
   rateLimits?: RateLimitOverride[] | "off";
   /** ENGRAM_SESSION_*, ENGRAM_COOKIE_SECURE, ENGRAM_APP_ORIGINS, ENGRAM_ADMIN_*: the session-backed `/api` routes. */
   application?: ApplicationConfig;
+  /**
+   * ENGRAM_REFLECTION and ENGRAM_REFLECTION_TICK_MS: the reflection scheduler. Absent: none runs in this process
+   * (test servers); `startDue: false` only takes over runs whose process died.
+   */
+  reflection?: ReflectionSchedulerConfig;
+}
+
+export interface ReflectionSchedulerConfig {
+  tickMs: number;
+  startDue: boolean;
+}
+
+export const DEFAULT_REFLECTION_TICK_MS = 60_000;
+
+function reflectionConfigFrom(env: NodeJS.ProcessEnv): ReflectionSchedulerConfig {
+  const mode = env.ENGRAM_REFLECTION ?? "on";
+  if (mode !== "on" && mode !== "off") throw new Error(`ENGRAM_REFLECTION must be on or off, got "${mode}"`);
+  const tickMs = Number(env.ENGRAM_REFLECTION_TICK_MS ?? DEFAULT_REFLECTION_TICK_MS);
+  if (!Number.isInteger(tickMs) || tickMs < 1) {
+    throw new Error(`ENGRAM_REFLECTION_TICK_MS must be a positive whole number of milliseconds, got "${env.ENGRAM_REFLECTION_TICK_MS}"`);
+  }
+  return { tickMs, startDue: mode === "on" };
 }
 
 /** Reads the documented environment variables (README, "Configuration"). */
@@ -41,5 +63,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     inference: inferenceConfigFrom(env),
     rateLimits: parseRateLimitSetting(env.ENGRAM_RATE_LIMITS),
     application: applicationConfigFrom(env),
+    reflection: reflectionConfigFrom(env),
   };
 }

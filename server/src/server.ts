@@ -7,6 +7,7 @@ import type { ServerConfig } from "./config";
 import { openStore } from "./db/store";
 import { systemClock } from "./domain/kernel/clock";
 import { rateLimitPolicy } from "./domain/rate-limits/policy";
+import { reflectionScheduler } from "./domain/reflection/scheduler";
 import { defaultApplicationConfig } from "./application-config";
 import { createServices, type Services } from "./services";
 
@@ -36,6 +37,7 @@ export async function startServer(
     inference: config.inference,
     rateLimits: rateLimitPolicy(config.rateLimits),
     onRateLimitError: (err) => logger.warn({ err }, "rate-limit counters unavailable; admitting requests"),
+    onReflectionError: (err) => logger.warn({ err }, "reflection run failed"),
     now: clock,
   });
   const app = createApp({ services, logger, validateResponses: options.validateResponses, application });
@@ -61,6 +63,15 @@ export async function startServer(
   void embedSweep();
   const embeddingSweeps = setInterval(embedSweep, EMBEDDING_SWEEP_MS);
   embeddingSweeps.unref();
+  const reflection = config.reflection
+    ? reflectionScheduler(store, services.reflectionRunner, {
+        clock,
+        tickMs: config.reflection.tickMs,
+        startDue: config.reflection.startDue,
+        onError: (err) => logger.warn({ err }, "reflection scheduling failed"),
+      })
+    : null;
+  reflection?.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -70,6 +81,7 @@ export async function startServer(
       closing ??= (async () => {
         clearInterval(sweep);
         clearInterval(embeddingSweeps);
+        await reflection?.stop();
         await services.embeddings?.stop();
         const drained = new Promise<void>((resolve) => server.close(() => resolve()));
         // Keep-alive connections become idle as their last response ends; close each as soon as it does.
@@ -79,6 +91,11 @@ export async function startServer(
         await drained;
         clearInterval(reapIdle);
         clearTimeout(force);
+        // Runs end at their next batch and are handed over: another process (or this one's next start) finishes them.
+        services.reflectionRunner.stop();
+        await services.reflectionRunner.idle();
+        // Retrievals counted since the last flush are written before the database closes.
+        await services.usage.stop();
         await store.close();
       })();
       return closing;

@@ -10,6 +10,11 @@ import { candidateService } from "./domain/candidates/candidate-review";
 import { membershipService } from "./domain/people/memberships";
 import { DEFAULT_SESSION_POLICY, type SessionPolicy, sessionService } from "./domain/people/sessions";
 import { userService } from "./domain/people/users";
+import { metricsService } from "./domain/reflection/metrics/metrics-service";
+import { usageCounter } from "./domain/reflection/metrics/usage-counter";
+import { reflectionProcesses } from "./domain/reflection/processes";
+import { reflectionService } from "./domain/reflection/reflection-service";
+import { reflectionRunner } from "./domain/reflection/runner";
 import { eventIngestion } from "./domain/events/ingestion";
 import { embeddedResponder } from "./domain/inference/embedded-responder";
 import { inferenceGateway } from "./domain/inference/gateway";
@@ -35,13 +40,19 @@ export interface ServiceOptions {
   onRateLimitError?: (error: unknown) => void;
   /** Session lifetimes and sign-in throttling (the documented defaults unless given). */
   sessions?: SessionPolicy;
+  /** How long a reflection run's lease lasts without renewal (the default unless given). */
+  reflectionLeaseMs?: number;
+  /** Told about reflection runs that failed. */
+  onReflectionError?: (error: unknown) => void;
 }
 
 /** The composition root: the domain services wired over one store, with the upstream and embedder chosen here. */
 export function createServices(store: Store, options: ServiceOptions = {}) {
   const clock = options.now ?? systemClock;
   const semantic = semanticOver(store, options.embeddings ?? null, clock);
-  const memories = memoryService(store, { clock, semantic });
+  // Retrievals are counted per day in memory and written every few seconds (stop() writes the rest).
+  const usage = usageCounter(store.dailyUsage, { clock });
+  const memories = memoryService(store, { clock, semantic, onRetrieved: usage.retrieved });
   const inference = options.inference ?? defaultInferenceConfig;
   const upstream = inference.upstream ? openAiCompatibleUpstream(inference.upstream) : embeddedResponder({ clock });
   const organizations = organizationService(store);
@@ -50,6 +61,7 @@ export function createServices(store: Store, options: ServiceOptions = {}) {
   const memberships = membershipService(store, { clock });
   const candidates = candidateService(store, { clock });
   const assistants = assistantService(store, { clock });
+  const runner = reflectionRunner(store, { clock, processes: reflectionProcesses, leaseMs: options.reflectionLeaseMs, onError: options.onReflectionError });
   return {
     store,
     /** The embeddings writer when semantic retrieval is configured, for its sweeps. */
@@ -64,6 +76,9 @@ export function createServices(store: Store, options: ServiceOptions = {}) {
     sessions: sessionService(store, { clock, policy: options.sessions ?? DEFAULT_SESSION_POLICY }),
     assistants,
     administration: organizationAdmin({ organizations, tokens, memberships, users, candidates }),
+    reflectionRunner: runner,
+    reflection: reflectionService(store, { clock, runner, metrics: metricsService({ metrics: store.reflectionMetrics, usage: store.dailyUsage }, { clock }) }),
+    usage,
     inference: inferenceGateway({ store, memories, assistants: store.assistants, modelId: inference.modelId, upstream, clock }),
     rateLimiter: new RateLimiter(store.rateLimits, options.rateLimits ?? rateLimitPolicy(), { clock, onError: options.onRateLimitError }),
   };

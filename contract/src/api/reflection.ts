@@ -104,7 +104,8 @@ export const ZReflectionAudit = z.object({
   errors: z.array(z.object({ process: z.string(), message: z.string() })),
 });
 
-const ZHistogram = z.array(z.object({ from: z.number(), to: z.number(), count: z.number().int() }));
+/** Buckets in order; `to` is null for an open-ended last bucket. */
+const ZHistogram = z.array(z.object({ from: z.number(), to: z.number().nullable(), count: z.number().int() }));
 
 export const ZMetricsSummary = z.object({
   environment: ZEnvironment,

@@ -22,7 +22,7 @@ export interface AdminOptions {
   owner?: string;
 }
 
-function environmentOption(value: string | undefined, fallback: "production" | null) {
+export function environmentOption(value: string | undefined, fallback: "production" | null) {
   if (value === undefined) return fallback;
   const parsed = ZEnvironment.safeParse(value);
   if (!parsed.success) throw new UsageError("--environment must be test, staging or production");

@@ -7,6 +7,7 @@ import { createServices } from "../services";
 import * as admin from "./admin";
 import * as assistants from "./assistants";
 import * as people from "./people";
+import * as reflection from "./reflection";
 import { serve } from "./serve";
 import { UsageError } from "./usage";
 
@@ -36,6 +37,8 @@ Usage:
   engram assistant changes ASSISTANT_ID --org ORG_ID   who changed it, before and after, when
   engram events stats --org ORG_ID               events received per type, known and unknown
   engram workflows list --org ORG_ID [--environment ENV]
+  engram reflection run --org ORG_ID [--environment ENV]      runs reflection here to the end, prints its audit
+  engram reflection status --org ORG_ID [--environment ENV]   a run in progress, and the last audits
 
 Configuration comes from environment variables: PORT, HOST, ENGRAM_DATA_DIR, DATABASE_URL, LOG_LEVEL and the rest of the
 README's Configuration table.`;
@@ -128,6 +131,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
     "assistant changes": (c) => assistants.assistantChanges(c, arg, values),
     "events stats": (c) => admin.eventStats(c, values),
     "workflows list": (c) => admin.listWorkflows(c, values),
+    "reflection run": (c) => reflection.runReflection(c, values),
+    "reflection status": (c) => reflection.reflectionStatus(c, values),
   };
   const run = commands[`${command} ${sub ?? ""}`.trim()];
   if (!run) throw new UsageError(`unknown command "${positionals.join(" ")}"; see engram --help`);

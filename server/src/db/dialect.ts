@@ -1,5 +1,5 @@
 import type { DatabaseConfig } from "./config";
-import { type PackRow, raw } from "./sql";
+import { type PackRow, raw, type Sql, sql } from "./sql";
 import { fts5Search } from "./tables/memories/fts5-search";
 import type { FullTextSearch } from "./tables/memories/full-text";
 import { tsvectorSearch } from "./tables/memories/tsvector-search";
@@ -17,6 +17,8 @@ export interface Dialect {
   readonly packRow: PackRow;
   /** Full-text search over memories' analysed terms: FTS5 on SQLite, a tsvector on Postgres. */
   readonly memorySearch: FullTextSearch;
+  /** The UTC day (YYYY-MM-DD) of a timestamp column, for per-day counts. */
+  readonly utcDay: (column: Sql) => Sql;
 }
 
 /** Packs the columns with the dialect's JSON array function; `timestamp` says how a timestamp is written into it. */
@@ -32,8 +34,9 @@ const sqlitePacking = packing("json_array", (column) => `m."${column}"`);
 const postgresPacking = packing("json_build_array", (column) => `extract(epoch from m."${column}") * 1000`);
 
 const dialects: Record<DatabaseConfig["provider"], Dialect> = {
-  sqlite: { provider: "sqlite", packRow: sqlitePacking, memorySearch: fts5Search(sqlitePacking) },
-  postgres: { provider: "postgres", packRow: postgresPacking, memorySearch: tsvectorSearch(postgresPacking) },
+  sqlite: { provider: "sqlite", packRow: sqlitePacking, memorySearch: fts5Search(sqlitePacking), utcDay: (column) => sql`strftime('%Y-%m-%d', ${column})` },
+  // Timestamps are stored in UTC without a zone.
+  postgres: { provider: "postgres", packRow: postgresPacking, memorySearch: tsvectorSearch(postgresPacking), utcDay: (column) => sql`to_char(${column}, 'YYYY-MM-DD')` },
 };
 
 export const dialectFor = (provider: DatabaseConfig["provider"]): Dialect => dialects[provider];

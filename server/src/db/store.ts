@@ -12,8 +12,10 @@ import { loginThrottleRepository } from "./tables/login-throttles";
 import { membershipRepository } from "./tables/memberships";
 import { sessionRepository } from "./tables/sessions";
 import { userRepository } from "./tables/users";
+import { dailyUsageRepository } from "./tables/reflection/daily-usage";
 import { reflectionEventRepository } from "./tables/reflection/reflection-events";
 import { reflectionMemoryRepository } from "./tables/reflection/reflection-memories";
+import { reflectionMetricsRepository } from "./tables/reflection/reflection-metrics";
 import { reflectionRunRepository } from "./tables/reflection/reflection-runs";
 import { reflectionSettingsRepository } from "./tables/reflection/reflection-settings";
 import { eventRepository } from "./tables/business-events";
@@ -44,6 +46,8 @@ function repositoriesOver(db: PrismaTx, dialect: Dialect): Repositories {
     reflectionRuns: reflectionRunRepository(db),
     reflectionEvents: reflectionEventRepository(db),
     reflectionSettings: reflectionSettingsRepository(db),
+    reflectionMetrics: reflectionMetricsRepository(db, dialect),
+    dailyUsage: dailyUsageRepository(db),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { OrganizationRepository, TokenRepository } from "./access/ports";
 import type { AssistantRepository } from "./assistants/ports";
 import type { LoginThrottleRepository, MembershipRepository, SessionRepository, UserRepository } from "./people/ports";
+import type { DailyUsageRepository, ReflectionMetricsRepository } from "./reflection/metrics/ports";
 import type { ReflectionEventRepository, ReflectionMemoryRepository, ReflectionRunRepository, ReflectionSettingsRepository } from "./reflection/ports";
 import type { EventRepository, WorkflowRepository } from "./events/ports";
 import type { MemoryRepository } from "./memory/ports";
@@ -27,6 +28,8 @@ export interface Repositories {
   reflectionRuns: ReflectionRunRepository;
   reflectionEvents: ReflectionEventRepository;
   reflectionSettings: ReflectionSettingsRepository;
+  reflectionMetrics: ReflectionMetricsRepository;
+  dailyUsage: DailyUsageRepository;
 }
 
 export interface Store extends Repositories {

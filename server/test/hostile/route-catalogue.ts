@@ -116,6 +116,22 @@ export const apiRoutes: CataloguedApiRoute[] = [
     validBody: { capabilities: ["search_memory", "translate_messages"], capabilityConfigs: { search_memory: { maxMemories: 5 }, translate_messages: { targetLanguages: ["de"] } } },
     stringFields: ["capabilities.0", "capabilityConfigs.translate_messages.targetLanguages.0"],
   },
+  { name: "reflectionSettings", method: "GET", path: "/api/memory/reflection/settings" },
+  // Every setting is a number or a switch; `{}` changes nothing and is accepted.
+  {
+    name: "updateReflectionSettings",
+    method: "PATCH",
+    path: "/api/memory/reflection/settings",
+    validBody: { enabled: true, intervalMinutes: 120, processes: { duplicates: { similarity: 0.9 }, candidates: { autoPromote: false } } },
+    emptyBodyValid: true,
+  },
+  { name: "reflectionEvents", method: "GET", path: "/api/memory/reflection/events" },
+  { name: "reflectionAudits", method: "GET", path: "/api/memory/reflection/audits" },
+  { name: "reflectionMetrics", method: "GET", path: "/api/memory/reflection/metrics" },
+  { name: "reflectionMetricsSummary", method: "GET", path: "/api/memory/reflection/metrics/summary" },
+  { name: "reflectionMetricsTrend", method: "GET", path: "/api/memory/reflection/metrics/trend" },
+  { name: "reflectionMetricsDistribution", method: "GET", path: "/api/memory/reflection/metrics/distribution" },
+  { name: "runReflection", method: "POST", path: "/api/memory/reflection/run", validBody: { environment: "test" }, stringFields: ["environment"], emptyBodyValid: true },
 ];
 
 export const apiBodyRoutes = apiRoutes.filter((route) => route.validBody !== undefined);

@@ -39,6 +39,8 @@ export interface MemoryServiceOptions {
   clock: Clock;
   /** Semantic retrieval, when an embeddings endpoint is configured: new memories are embedded after writing. */
   semantic?: { search: SemanticSearch; writer: EmbeddingWriter } | null;
+  /** Told after each successful retrieval, for the daily usage counts (must not wait on anything). */
+  onRetrieved?: (scope: { orgId: string; environment: Caller["environment"] }) => void;
 }
 
 interface EncodeSubmission extends KeyedSubmission {
@@ -74,8 +76,13 @@ function decideEncode({ caller, agent, input, key, at }: EncodeSubmission): Deci
   };
 }
 
-export function memoryService(store: Store, { clock, semantic = null }: MemoryServiceOptions) {
-  const retrieveMemories = memoryRetrieval(store, clock, semantic?.search);
+export function memoryService(store: Store, { clock, semantic = null, onRetrieved }: MemoryServiceOptions) {
+  const retrieval = memoryRetrieval(store, clock, semantic?.search);
+  const retrieveMemories = async (caller: Caller, agent: string | null, input: RetrieveInput) => {
+    const answer = await retrieval(memoryScopeFor(caller, agent), input);
+    onRetrieved?.({ orgId: caller.orgId, environment: caller.environment });
+    return answer;
+  };
   const encodeQueue = new BatchQueue<EncodeSubmission, IdempotentResult<{ memory: TMemory }>>((batch) =>
     writeIdempotentBatch(store, batch, { ledger: requestKeys(store, "memory.encode"), clock, decide: async (writers) => ({ decisions: writers.map(decideEncode) }) }),
   );
@@ -176,13 +183,13 @@ export function memoryService(store: Store, { clock, semantic = null }: MemorySe
 
     async retrieve(caller: Caller, agent: string | null, input: RetrieveInput): Promise<TRetrieveResponse> {
       requireScope(caller, "memory:read");
-      return retrieveMemories(memoryScopeFor(caller, agent), input);
+      return retrieveMemories(caller, agent, input);
     },
 
     /** Retrieval for memory-augmented inference: the gateway's scope (inference:chat) is enough. */
     async retrieveForInference(caller: Caller, agent: string | null, input: RetrieveInput): Promise<TRetrieveResponse> {
       requireScope(caller, "inference:chat");
-      return retrieveMemories(memoryScopeFor(caller, agent), input);
+      return retrieveMemories(caller, agent, input);
     },
 
     reinforce,

@@ -79,7 +79,6 @@ export interface ReflectionEventFilter {
 export interface ReflectionEventRepository {
   /** Newest first. */
   list(scope: ReflectionScope, filter: ReflectionEventFilter, before: PagePosition | null, limit: number): Promise<ReflectionEventRecord[]>;
-  countByDay(scope: ReflectionScope, from: Date, to: Date): Promise<Map<string, number>>;
 }
 
 export interface ReflectionSettingsRepository {

@@ -3,8 +3,15 @@ import type { Clock } from "../kernel/clock";
 import type { ReflectionChange, ReflectionMemoryRepository } from "./ports";
 import type { ReflectionScope } from "./records";
 
-/** Memories read per page, and the most changed per transaction: small enough that no request waits long. */
+/** Memories read per page. */
 export const REFLECTION_BATCH = 500;
+/**
+ * Changes committed per transaction, and activation snapshots per statement. On SQLite a statement holds the
+ * event loop while it runs, so a run writes in small steps and yields between them: requests wait for one
+ * step, never for a page.
+ */
+export const CHANGES_PER_TRANSACTION = 5;
+export const SNAPSHOTS_PER_STATEMENT = 50;
 
 /** What a process works with during one run. */
 export interface ReflectionContext {

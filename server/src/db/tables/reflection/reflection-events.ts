@@ -2,8 +2,6 @@ import type { TEnvironment, TReflectionAction, TReflectionProcess } from "@engra
 import type { ReflectionEventRepository } from "../../../domain/reflection/ports";
 import type { PrismaTx } from "../../prisma";
 
-const dayOf = (at: Date) => at.toISOString().slice(0, 10);
-
 export function reflectionEventRepository(db: PrismaTx): ReflectionEventRepository {
   return {
     async list(scope, filter, before, limit) {
@@ -26,15 +24,6 @@ export function reflectionEventRepository(db: PrismaTx): ReflectionEventReposito
         action: row.action as TReflectionAction,
         details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
       }));
-    },
-    async countByDay(scope, from, to) {
-      const rows = await db.reflectionEvent.findMany({
-        where: { orgId: scope.orgId, environment: scope.environment, createdAt: { gte: from, lt: to } },
-        select: { createdAt: true },
-      });
-      const counts = new Map<string, number>();
-      for (const { createdAt } of rows) counts.set(dayOf(createdAt), (counts.get(dayOf(createdAt)) ?? 0) + 1);
-      return counts;
     },
   };
 }

@@ -6,6 +6,7 @@ import type { ReflectionMemory, ReflectionScope } from "../../../domain/reflecti
 import type { PrismaTx } from "../../prisma";
 import { join, sql } from "../../sql";
 import { appendHistory } from "../memory-history";
+import { recentUsesOf } from "../memories/memory-table";
 
 type MemoryRow = Awaited<ReturnType<PrismaTx["memory"]["findUniqueOrThrow"]>>;
 
@@ -21,7 +22,7 @@ function toMemory(row: Pick<MemoryRow, keyof typeof COLUMNS>): ReflectionMemory 
     memoryKind: row.memoryKind as TMemoryKind,
     state: row.state as TMemoryState,
     source: row.source as ReflectionMemory["source"],
-    recentUses: (JSON.parse(row.recentUses) as string[]).map((at) => new Date(at)),
+    recentUses: recentUsesOf(row),
   };
 }
 
@@ -70,7 +71,8 @@ export function reflectionMemoryRepository(db: PrismaTx): ReflectionMemoryReposi
         where: {
           ...inScope(scope),
           state: { in: [...states] },
-          ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
+          // The bound alone lets the scope's index start at the page; the OR alone would be filtered row by row.
+          ...(after ? { createdAt: { gte: after.createdAt }, OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
         },
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],
         take: limit,
@@ -99,8 +101,8 @@ export function reflectionMemoryRepository(db: PrismaTx): ReflectionMemoryReposi
       // Counting first takes the lock, as a person's reinforce does, so concurrent uses are not lost.
       const { count } = await db.memory.updateMany({ where: { id: change.memoryId, ...inScope(scope), state: "durable" }, data: { reinforcementCount: { increment: 1 } } });
       if (count === 0) return false;
-      const row = await db.memory.findUniqueOrThrow({ where: { id: change.memoryId }, select: { recentUses: true } });
-      const uses = recordUse((JSON.parse(row.recentUses) as string[]).map((use) => new Date(use)), at);
+      const row = await db.memory.findUniqueOrThrow({ where: { id: change.memoryId }, select: { recentUses: true, createdAt: true, lastReinforcedAt: true } });
+      const uses = recordUse(recentUsesOf(row), at);
       await db.memory.updateMany({ where: { id: change.memoryId }, data: { lastReinforcedAt: at, recentUses: JSON.stringify(uses), updatedAt: at } });
       await appendHistory(db, historyOf(scope, runId, change, "durable", "durable", "reinforced", at));
       await recordEvent(db, scope, runId, change, at);
@@ -120,11 +122,13 @@ export function reflectionMemoryRepository(db: PrismaTx): ReflectionMemoryReposi
 
     async setActivations(scope, values, at) {
       if (values.length === 0) return 0;
-      // One statement for the batch: a CASE over the ids runs alike on both databases.
-      const cases = join(values.map(({ id, activation }) => sql`WHEN ${id} THEN ${activation}`), " ");
+      // One statement for the batch: a CASE over the ids runs alike on both databases. The cast types the
+      // parameters, which Postgres would otherwise take for text. The scope is checked in an expression no
+      // index serves, so SQLite finds the rows by their keys instead of scanning the scope's index.
+      const cases = join(values.map(({ id, activation }) => sql`WHEN ${id} THEN CAST(${activation} AS DOUBLE PRECISION)`), " ");
       return db.$executeRaw`
         UPDATE "Memory" SET "activation" = CASE "id" ${cases} END, "activationAt" = ${at}
-        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "id" IN (${join(values.map((v) => v.id))})`;
+        WHERE "id" IN (${join(values.map((v) => v.id))}) AND "orgId" || '' = ${scope.orgId} AND "environment" = ${scope.environment}`;
     },
 
     async workflowStates(scope) {
@@ -136,10 +140,16 @@ export function reflectionMemoryRepository(db: PrismaTx): ReflectionMemoryReposi
       const counts = new Map<string, number>();
       if (eventIds.length === 0) return counts;
       const events = await db.businessEvent.findMany({ where: { ...inScope(scope), id: { in: [...eventIds] } }, select: { id: true, type: true, subject: true } });
-      for (const event of events) {
-        const occurrences = await db.businessEvent.count({ where: { ...inScope(scope), type: event.type, subject: event.subject } });
-        counts.set(event.id, occurrences);
-      }
+      // One grouped count for the batch. Events without a subject are about nothing in particular: each counts once.
+      const about = events.filter((event) => event.subject !== null);
+      const types = [...new Set(about.map((event) => event.type))];
+      const subjects = [...new Set(about.map((event) => event.subject!))];
+      const groups =
+        about.length === 0
+          ? []
+          : await db.businessEvent.groupBy({ by: ["type", "subject"], where: { ...inScope(scope), type: { in: types }, subject: { in: subjects } }, _count: { _all: true } });
+      const counted = new Map(groups.map((group) => [JSON.stringify([group.type, group.subject]), group._count._all]));
+      for (const event of events) counts.set(event.id, counted.get(JSON.stringify([event.type, event.subject])) ?? 1);
       return counts;
     },
   };

@@ -1,0 +1,219 @@
+import { analyzeText, foldText } from "@engram/retrieval";
+import { type ProcessResult, REFLECTION_BATCH, type ReflectionContext, type ReflectionProcess } from "../process";
+import { jaccard, similarGroups, type TermSet, Vocabulary, without } from "./near-duplicates";
+import { scopePages } from "./scope-pages";
+
+/** What the process keeps of a durable memory while it compares. */
+interface Entry {
+  id: string;
+  agentSlug: string | null;
+  subject: string | null;
+  /** The analysed terms of the subject. */
+  subjectTerms: TermSet;
+  /** The analysed terms of subject and text, less the subject's. */
+  terms: TermSet;
+  reinforcementCount: number;
+  confidence: number;
+  createdAt: Date;
+}
+
+interface Merge {
+  survivor: Entry;
+  duplicates: Array<{ entry: Entry; similarity: number }>;
+}
+
+/** Ids named in a survivor's reason; the event's details and each duplicate's own event have them all. */
+const NAMED_IN_REASON = 20;
+
+/** Subjects are compared folded; a memory without one may duplicate one with any. */
+const subjectKey = (subject: string | null) => (subject === null ? null : foldText(subject).replace(/\s+/g, " ").trim());
+
+/**
+ * Jaccard similarity of the terms, the subject's left out: the subjects are compared on their own, and
+ * counted as terms they would make short memories about one subject look alike ("Deploys on Monday" and
+ * "Deploys on Friday" about payments-api). 0 when the subjects differ.
+ */
+function similarity(a: Entry, b: Entry): number {
+  if (a.subject !== null && b.subject !== null) return a.subject === b.subject ? jaccard(a.terms, b.terms) : 0;
+  if (a.subject !== null) return jaccard(a.terms, without(b.terms, a.subjectTerms));
+  if (b.subject !== null) return jaccard(without(a.terms, b.subjectTerms), b.terms);
+  return jaccard(a.terms, b.terms);
+}
+
+/**
+ * The best-supported memory first: most reinforcements, then highest confidence, then the oldest (it was
+ * there first), then the smaller id so the choice never depends on read order.
+ */
+function bySupport(a: Entry, b: Entry): number {
+  return (
+    b.reinforcementCount - a.reinforcementCount ||
+    b.confidence - a.confidence ||
+    a.createdAt.getTime() - b.createdAt.getTime() ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
+/** Floored to two places, so the figure shown never rises above the exact one. */
+const shown = (similarity: number) => (Math.floor(similarity * 100) / 100).toFixed(2);
+
+/**
+ * A group joined through chains of similar pairs, as merges: the best-supported member survives and takes
+ * only the members similar to it (A~B and B~C do not put C under A when A and C differ); the rest form
+ * merges of their own the same way. Survivors left are pairwise dissimilar, so a second run finds nothing.
+ */
+function mergesOf(group: Entry[], threshold: number): Merge[] {
+  const merges: Merge[] = [];
+  let remaining = [...group].sort(bySupport);
+  while (remaining.length > 1) {
+    const [survivor, ...rest] = remaining as [Entry, ...Entry[]];
+    const duplicates: Merge["duplicates"] = [];
+    const left: Entry[] = [];
+    for (const entry of rest) {
+      const score = similarity(survivor, entry);
+      if (score >= threshold) duplicates.push({ entry, similarity: score });
+      else left.push(entry);
+    }
+    if (duplicates.length > 0) merges.push({ survivor, duplicates });
+    remaining = left;
+  }
+  return merges;
+}
+
+/** Every durable memory of the scope, compactly, read a page at a time. */
+async function readEntries(context: ReflectionContext, vocabulary: Vocabulary): Promise<{ entries: Entry[]; examined: number }> {
+  const entries: Entry[] = [];
+  const subjects = new Map<string, TermSet>();
+  const termsOf = (subject: string) => {
+    let terms = subjects.get(subject);
+    if (!terms) subjects.set(subject, (terms = vocabulary.termSet(analyzeText(subject).join(" "))));
+    return terms;
+  };
+  let examined = 0;
+  for await (const page of scopePages(context, ["durable"])) {
+    examined += page.length;
+    for (const memory of page) {
+      // A durable memory that points to a survivor was merged once and restored by a person since: that
+      // decision stands, so reflection leaves it out rather than merge it again every run.
+      if (memory.duplicateOfId !== null) continue;
+      const subjectTerms = memory.subject === null ? new Uint32Array(0) : termsOf(memory.subject);
+      entries.push({
+        id: memory.id,
+        agentSlug: memory.agentSlug,
+        subject: subjectKey(memory.subject),
+        subjectTerms,
+        terms: without(vocabulary.termSet(memory.searchText), subjectTerms),
+        reinforcementCount: memory.reinforcementCount,
+        confidence: memory.confidence,
+        createdAt: memory.createdAt,
+      });
+    }
+  }
+  return { entries, examined };
+}
+
+/** Thrown inside a merge's transaction to roll it back when its survivor is no longer durable. */
+class SurvivorChanged extends Error {}
+
+/**
+ * Suppresses the duplicates and reinforces the survivor once, each change a compare-and-set with its
+ * history row and event. A merge of up to one batch commits whole or not at all; a larger one commits a
+ * batch at a time, the survivor's reinforcement with the last. Answers the changes made.
+ */
+async function applyMerge(context: ReflectionContext, { survivor, duplicates }: Merge): Promise<number> {
+  const { scope, runId } = context;
+  const absorbed: string[] = [];
+  let changes = 0;
+  for (let start = 0; start < duplicates.length; start += REFLECTION_BATCH) {
+    const chunk = duplicates.slice(start, start + REFLECTION_BATCH);
+    const last = start + REFLECTION_BATCH >= duplicates.length;
+    try {
+      const suppressed = await context.transaction(async (memories) => {
+        const at = context.clock();
+        const ids: string[] = [];
+        for (const { entry, similarity } of chunk) {
+          // Suppressed rather than tombstoned: POST /v1/memory/:id/restore brings a wrong merge back.
+          const changed = await memories.changeState(
+            scope,
+            runId,
+            {
+              memoryId: entry.id,
+              process: "duplicates",
+              action: "suppressed_duplicate",
+              reason: `duplicate of ${survivor.id} (similarity ${shown(similarity)})`,
+              relatedId: survivor.id,
+              details: { similarity, threshold: context.settings.processes.duplicates.similarity },
+              from: "durable",
+              to: "suppressed",
+              links: { duplicateOfId: survivor.id },
+            },
+            at,
+          );
+          if (changed) ids.push(entry.id);
+        }
+        const all = [...absorbed, ...ids];
+        if (last && all.length > 0) {
+          const named = all.slice(0, NAMED_IN_REASON).join(", ");
+          const more = all.length > NAMED_IN_REASON ? ` and ${all.length - NAMED_IN_REASON} more` : "";
+          const reinforced = await memories.reinforce(
+            scope,
+            runId,
+            {
+              memoryId: survivor.id,
+              process: "duplicates",
+              action: "reinforced_survivor",
+              reason: `absorbed ${all.length} duplicate${all.length === 1 ? "" : "s"}: ${named}${more}`,
+              details: { duplicateIds: all },
+            },
+            at,
+          );
+          if (!reinforced) throw new SurvivorChanged();
+          return { ids, reinforced: 1 };
+        }
+        return { ids, reinforced: 0 };
+      });
+      absorbed.push(...suppressed.ids);
+      changes += suppressed.ids.length + suppressed.reinforced;
+    } catch (error) {
+      if (error instanceof SurvivorChanged) return changes;
+      throw error;
+    }
+    await context.pause();
+  }
+  return changes;
+}
+
+/**
+ * Merges near-duplicate durable memories within one scope: one organization, one environment and one
+ * agent (memories shared by the organization are a scope of their own). Two memories are near-duplicates
+ * when their subjects agree (or one has none) and the Jaccard similarity of their analysed terms, the
+ * subject's aside, reaches the `similarity` setting. The survivor is reinforced once per run in which it
+ * absorbed duplicates; the duplicates are suppressed with a link to it (`duplicateOfId`). Nothing is deleted.
+ */
+export const duplicatesProcess: ReflectionProcess = {
+  name: "duplicates",
+  async run(context): Promise<ProcessResult> {
+    const threshold = context.settings.processes.duplicates.similarity;
+    const vocabulary = new Vocabulary();
+    const { entries, examined } = await readEntries(context, vocabulary);
+
+    const byAgent = new Map<string | null, Entry[]>();
+    for (const entry of entries) {
+      const agent = byAgent.get(entry.agentSlug);
+      if (agent) agent.push(entry);
+      else byAgent.set(entry.agentSlug, [entry]);
+    }
+
+    let actions = 0;
+    for (const scoped of byAgent.values()) {
+      const groups = await similarGroups(
+        scoped.map((entry) => entry.terms),
+        vocabulary,
+        { threshold, similarity: (a, b) => similarity(scoped[a]!, scoped[b]!), pause: context.pause, batch: REFLECTION_BATCH },
+      );
+      for (const group of groups) {
+        for (const merge of mergesOf(group.map((i) => scoped[i]!), threshold)) actions += await applyMerge(context, merge);
+      }
+    }
+    return { examined, actions };
+  },
+};

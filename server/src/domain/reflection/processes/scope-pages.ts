@@ -1,0 +1,42 @@
+import type { TMemoryState } from "@engram/contract";
+import { CHANGES_PER_TRANSACTION, REFLECTION_BATCH, type ReflectionContext } from "../process";
+import type { PagePosition, ReflectionMemoryRepository } from "../ports";
+import type { ReflectionMemory } from "../records";
+
+/**
+ * The scope's memories in these states, a page at a time, oldest first. The loop body runs before the next
+ * page is read, and the event loop gets a turn between pages.
+ */
+export async function* scopePages(ctx: ReflectionContext, states: readonly TMemoryState[]): AsyncGenerator<ReflectionMemory[]> {
+  let after: PagePosition | null = null;
+  for (;;) {
+    const page = await ctx.memories.page(ctx.scope, states, after, REFLECTION_BATCH);
+    if (page.length > 0) yield page;
+    if (page.length < REFLECTION_BATCH) return;
+    const last = page[page.length - 1]!;
+    after = { createdAt: last.createdAt, id: last.id };
+    await ctx.pause();
+  }
+}
+
+/** One compare-and-set change; false when the memory had changed meanwhile. */
+export type Change = (memories: ReflectionMemoryRepository) => Promise<boolean>;
+
+/**
+ * A page's changes (each with its history and event), a few per transaction with a turn of the event loop
+ * between; answers how many took effect. Each change is its own compare-and-set, so the grouping is only
+ * about how long one step takes.
+ */
+export async function applyChanges(ctx: ReflectionContext, changes: readonly Change[]): Promise<number> {
+  let applied = 0;
+  for (let start = 0; start < changes.length; start += CHANGES_PER_TRANSACTION) {
+    const step = changes.slice(start, start + CHANGES_PER_TRANSACTION);
+    applied += await ctx.transaction(async (memories) => {
+      let done = 0;
+      for (const change of step) if (await change(memories)) done++;
+      return done;
+    });
+    await ctx.pause();
+  }
+  return applied;
+}
