@@ -40,24 +40,33 @@ function headerName(lowerCased: string): string {
   return lowerCased.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 
-/** Maps ts-rest's request validation failures to the documented error shape, never raw zod output. */
-export function requestValidationErrorHandler(err: RequestValidationError, _req: unknown, res: Response): void {
+/** How one surface writes an error: `/v1`'s `{ error: … }` body, or `/api`'s `{ success: false, … }`. */
+export type SendError = (res: Response, error: AppError) => void;
+
+/** The documented error for the first problem ts-rest's request validation found, never raw zod output. */
+function requestValidationError(err: RequestValidationError): AppError {
   const sources: Array<[ZodError | null, "body" | "path" | "header"]> = [
     [err.pathParams, "path"],
     [err.headers, "header"],
-    [err.body, "body"],
     [err.query, "body"],
+    [err.body, "body"],
   ];
   for (const [zodError, where] of sources) {
     const issue = zodError?.issues[0];
-    if (issue) return sendError(res, fromZodIssue(issue, where));
+    if (issue) return fromZodIssue(issue, where);
   }
-  sendError(res, new AppError("invalid_parameter", "The request is invalid."));
+  return new AppError("invalid_parameter", "The request is invalid.");
 }
 
-export const notFoundHandler: RequestHandler = (req, res) => {
-  sendError(res, new AppError("route_not_found", `No route ${req.method} ${req.path}.`));
-};
+export const requestValidationErrorHandlerFor =
+  (send: SendError) =>
+  (err: RequestValidationError, _req: unknown, res: Response): void =>
+    send(res, requestValidationError(err));
+
+export const notFoundHandlerFor =
+  (send: SendError): RequestHandler =>
+  (req, res) =>
+    send(res, new AppError("route_not_found", `No route ${req.method} ${req.path}.`));
 
 /** The documented error for a failure of Express's routing or body reading, or null for anything else. */
 export function requestErrorOf(error: unknown): AppError | null {
@@ -73,15 +82,22 @@ export function requestErrorOf(error: unknown): AppError | null {
 }
 
 /** Maps AppErrors and request failures to the documented answer; everything else unknown becomes an opaque 500. */
-export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  if (res.headersSent) return req.socket.destroy();
-  // A body still arriving when the answer is an error is not drained: the connection closes after it.
-  if (!req.complete) res.setHeader("Connection", "close");
-  // The caller is told to retry, but an operator needs to see that the database failed, and why.
-  if (error instanceof AppError && error.code === "service_unavailable") req.log.warn({ err: error.cause ?? error }, error.message);
-  if (error instanceof AppError) return sendError(res, error);
-  const known = requestErrorOf(error);
-  if (known) return sendError(res, known);
-  req.log.error({ err: error }, "unhandled error");
-  sendError(res, new AppError("internal_error", "The server failed to handle this request; it has been logged."));
-};
+export const errorHandlerFor =
+  (send: SendError): ErrorRequestHandler =>
+  (error, req, res, _next) => {
+    if (res.headersSent) return req.socket.destroy();
+    // A body still arriving when the answer is an error is not drained: the connection closes after it.
+    if (!req.complete) res.setHeader("Connection", "close");
+    // The caller is told to retry, but an operator needs to see that the database failed, and why.
+    if (error instanceof AppError && error.code === "service_unavailable") req.log.warn({ err: error.cause ?? error }, error.message);
+    if (error instanceof AppError) return send(res, error);
+    const known = requestErrorOf(error);
+    if (known) return send(res, known);
+    req.log.error({ err: error }, "unhandled error");
+    send(res, new AppError("internal_error", "The server failed to handle this request; it has been logged."));
+  };
+
+/** The `/v1` surface's handlers. */
+export const requestValidationErrorHandler = requestValidationErrorHandlerFor(sendError);
+export const notFoundHandler = notFoundHandlerFor(sendError);
+export const errorHandler = errorHandlerFor(sendError);

@@ -1,7 +1,13 @@
 import { DuplicateKeyError } from "../../domain/kernel/errors";
-import type { MembershipRepository } from "../../domain/people/ports";
+import type { MembershipRepository, MemberView } from "../../domain/people/ports";
 import type { Role } from "../../domain/people/records";
 import { isUniqueViolation, type PrismaTx } from "../prisma";
+
+const WITH_USER = { user: { select: { email: true, displayName: true } } } as const;
+
+type MemberRow = Awaited<ReturnType<PrismaTx["membership"]["findUniqueOrThrow"]>> & { user: { email: string; displayName: string } };
+
+const memberView = ({ user, ...row }: MemberRow): MemberView => ({ ...row, role: row.role as Role, email: user.email, displayName: user.displayName });
 
 export function membershipRepository(db: PrismaTx): MembershipRepository {
   return {
@@ -27,12 +33,12 @@ export function membershipRepository(db: PrismaTx): MembershipRepository {
       return rows.map(({ org, ...row }) => ({ ...row, role: row.role as Role, orgName: org.name, plan: org.plan }));
     },
     async list(orgId) {
-      const rows = await db.membership.findMany({
-        where: { orgId },
-        include: { user: { select: { email: true, displayName: true } } },
-        orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
-      });
-      return rows.map(({ user, ...row }) => ({ ...row, role: row.role as Role, email: user.email, displayName: user.displayName }));
+      const rows = await db.membership.findMany({ where: { orgId }, include: WITH_USER, orderBy: [{ createdAt: "asc" }, { userId: "asc" }] });
+      return rows.map(memberView);
+    },
+    async view(orgId, userId) {
+      const row = await db.membership.findUnique({ where: { orgId_userId: { orgId, userId } }, include: WITH_USER });
+      return row ? memberView(row) : null;
     },
     countOwners(orgId) {
       return db.membership.count({ where: { orgId, role: "owner" } });

@@ -29,7 +29,7 @@ export function organizationAdmin(deps: {
   }
 
   async function memberView(actor: OrgActor, userId: string) {
-    const member = (await memberships.list(actor.orgId)).find((m) => m.userId === userId);
+    const member = await memberships.view(actor.orgId, userId);
     if (!member) throw new AppError("member_not_found", "No such member in this organization.");
     return member;
   }

@@ -10,10 +10,10 @@ import { type AssistantActor, actorLabel, actorUserId, canAccess, canCreate, can
 import type { AssistantChanges } from "./ports";
 import type { AssistantRecord, AssistantSnapshot, ChangeAction } from "./records";
 
-/** A PATCH that breaks the capability rules: every problem, one entry each. */
-export class CapabilityValidationError extends Error {
+/** A PATCH that breaks the capability rules: every problem, one entry each (400 validation_failed). */
+export class CapabilityValidationError extends AppError {
   constructor(readonly problems: ReadonlyArray<{ capabilityId?: string; error: string }>) {
-    super(`${problems.length} capability problem(s)`);
+    super("validation_failed", `${problems.length} capability problem(s)`);
     this.name = "CapabilityValidationError";
   }
 }

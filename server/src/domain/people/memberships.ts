@@ -47,6 +47,7 @@ async function actingNow(tx: Repositories, orgId: string, actor: MembershipActor
 export function membershipService(store: Store, { clock }: { clock: Clock }) {
   return {
     list: (orgId: string) => store.memberships.list(orgId),
+    view: (orgId: string, userId: string) => store.memberships.view(orgId, userId),
 
     async add(orgId: string, userId: string, role: Role, actor: MembershipActor) {
       authorizeMembershipChange(actor, null, role);

@@ -32,6 +32,8 @@ export interface MembershipRepository {
   /** Every organization a person belongs to, oldest membership first, with the organization's name and plan. */
   ofUser(userId: string): Promise<Array<MembershipRecord & { orgName: string; plan: string }>>;
   list(orgId: string): Promise<MemberView[]>;
+  /** One member with their email and name. */
+  view(orgId: string, userId: string): Promise<MemberView | null>;
   countOwners(orgId: string): Promise<number>;
   /** Changes the role only if it is still `from`; false when it was changed meanwhile. */
   changeRole(orgId: string, userId: string, from: Role, to: Role): Promise<boolean>;
