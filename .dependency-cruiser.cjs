@@ -47,6 +47,13 @@ module.exports = {
       to: { path: "^(server|sdk)/" },
     },
     {
+      name: "console-through-the-contract",
+      severity: "error",
+      comment: "The console runs in the browser and reaches the server only over HTTP, through the shared contract.",
+      from: { path: "^packages/console/src/" },
+      to: { path: "^(server|sdk|packages/(retrieval|test-support))/" },
+    },
+    {
       name: "sdk-without-server",
       severity: "error",
       comment: "The SDK ships to users: it bundles the contract but never server code.",

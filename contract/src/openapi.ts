@@ -49,6 +49,10 @@ const asPrivateRoute: OperationMapper = (operation, route) => ({
   "x-engram-interface-version": interfaceVersionOf(route.path),
 });
 
+/** The console's memory router shares the name `memory` with /v1's: its operation ids are told apart here. */
+const withDistinctOperationId: OperationMapper = (operation) =>
+  operation.operationId?.startsWith("memory.") ? { ...operation, operationId: `memoryExplorer.${operation.operationId.slice("memory.".length)}` } : operation;
+
 /**
  * Builds the OpenAPI 3 document from the contract. Kept out of the package index so the SDK bundle
  * never carries the generator; `scripts/write-openapi.ts` writes the result to `openapi.json`.
@@ -69,7 +73,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
   const applicationPaths = generateOpenApi(
     apiContract,
     { info: { title: "Engram application routes", version: capabilitiesInterfaceVersion } },
-    { setOperationId: "concatenated-path", operationMapper: (operation, route) => asPrivateRoute(withRequestExample(operation, route), route) },
+    { setOperationId: "concatenated-path", operationMapper: (operation, route) => asPrivateRoute(withDistinctOperationId(withRequestExample(operation, route), route), route) },
   ) as unknown as OpenAPIObject;
 
   const document = OpenApiBuilder.create({ ...paths, paths: { ...paths.paths, ...applicationPaths.paths } })

@@ -575,6 +575,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organization/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agents memories were written for, in every environment */
+        get: operations["organization.listAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/memory/candidates": {
         parameters: {
             query?: never;
@@ -879,6 +896,142 @@ export interface paths {
         put?: never;
         /** Start a run now (owners and admins); 409 while one is running */
         post: operations["reflection.run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/memory/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search memories with the retrieval engine, or list them by filter */
+        get: operations["memoryExplorer.search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/memory/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recent developer events, newest first */
+        get: operations["memoryExplorer.events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/memory/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current state of incidents, deployments, pull requests, tickets and CI runs, most recently changed first */
+        get: operations["memoryExplorer.workflows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/memory/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A memory with its provenance and history */
+        get: operations["memoryExplorer.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/memory/{id}/reinforce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reinforce a memory (owners and admins) */
+        post: operations["memoryExplorer.reinforce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/memory/{id}/suppress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suppress a durable memory: hidden from retrieval until restored (owners and admins) */
+        post: operations["memoryExplorer.suppress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/memory/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a suppressed memory (owners and admins) */
+        post: operations["memoryExplorer.restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/memory/{id}/tombstone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Tombstone a memory: gone from retrieval for good, kept for provenance (owners and admins) */
+        post: operations["memoryExplorer.tombstone"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6252,6 +6405,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6267,6 +6421,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6282,6 +6437,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6297,6 +6453,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6312,6 +6469,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6327,6 +6485,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6342,6 +6501,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6357,6 +6517,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6372,6 +6533,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6387,6 +6549,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6402,6 +6565,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6453,6 +6617,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6468,6 +6633,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6483,6 +6649,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6498,6 +6665,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6513,6 +6681,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6528,6 +6697,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6543,6 +6713,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6558,6 +6729,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6573,6 +6745,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6588,6 +6761,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6603,6 +6777,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6665,6 +6840,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6680,6 +6856,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6695,6 +6872,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6710,6 +6888,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6725,6 +6904,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6740,6 +6920,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6755,6 +6936,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6770,6 +6952,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6785,6 +6968,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6800,6 +6984,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6815,6 +7000,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6884,6 +7070,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6899,6 +7086,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6914,6 +7102,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6929,6 +7118,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6944,6 +7134,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6959,6 +7150,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6974,6 +7166,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6989,6 +7182,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7004,6 +7198,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7019,6 +7214,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7034,6 +7230,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7104,6 +7301,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7119,6 +7317,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7134,6 +7333,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7149,6 +7349,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7164,6 +7365,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7179,6 +7381,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7194,6 +7397,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7209,6 +7413,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7224,6 +7429,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7239,6 +7445,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7254,6 +7461,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7314,6 +7522,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7329,6 +7538,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7344,6 +7554,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7359,6 +7570,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7374,6 +7586,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7389,6 +7602,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7404,6 +7618,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7419,6 +7634,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7434,6 +7650,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7449,6 +7666,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7464,6 +7682,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7533,6 +7752,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7548,6 +7768,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7563,6 +7784,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7578,6 +7800,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7593,6 +7816,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7608,6 +7832,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7623,6 +7848,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7638,6 +7864,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7653,6 +7880,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7668,6 +7896,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7683,6 +7912,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7738,6 +7968,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7753,6 +7984,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7768,6 +8000,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7783,6 +8016,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7798,6 +8032,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7813,6 +8048,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7828,6 +8064,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7843,6 +8080,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7858,6 +8096,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7873,6 +8112,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7888,6 +8128,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7954,6 +8195,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7969,6 +8211,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7984,6 +8227,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7999,6 +8243,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8014,6 +8259,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8029,6 +8275,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8044,6 +8291,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8059,6 +8307,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8074,6 +8323,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8089,6 +8339,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8104,6 +8355,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8157,6 +8409,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8172,6 +8425,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8187,6 +8441,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8202,6 +8457,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8217,6 +8473,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8232,6 +8489,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8247,6 +8505,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8262,6 +8521,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8277,6 +8537,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8292,6 +8553,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8307,6 +8569,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8372,6 +8635,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8387,6 +8651,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8402,6 +8667,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8417,6 +8683,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8432,6 +8699,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8447,6 +8715,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8462,6 +8731,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8477,6 +8747,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8492,6 +8763,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8507,6 +8779,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8522,6 +8795,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8581,6 +8855,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8596,6 +8871,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8611,6 +8887,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8626,6 +8903,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8641,6 +8919,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8656,6 +8935,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8671,6 +8951,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8686,6 +8967,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8701,6 +8983,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8716,6 +8999,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8731,6 +9015,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8802,6 +9087,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8817,6 +9103,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8832,6 +9119,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8847,6 +9135,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8862,6 +9151,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8877,6 +9167,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8892,6 +9183,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8907,6 +9199,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8922,6 +9215,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8937,6 +9231,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8952,6 +9247,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9005,6 +9301,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9020,6 +9317,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9035,6 +9333,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9050,6 +9349,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9065,6 +9365,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9080,6 +9381,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9095,6 +9397,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9110,6 +9413,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9125,6 +9429,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9140,6 +9445,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9155,6 +9461,219 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+        };
+    };
+    "organization.listAgents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        agents: {
+                            slug: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        validationErrors: {
+                            capabilityId?: string;
+                            error: string;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 412 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9202,6 +9721,15 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            event: {
+                                id: string;
+                                type: string;
+                                text: string;
+                                source: string | null;
+                                subject: string | null;
+                                /** Format: date-time */
+                                receivedAt: string;
+                            } | null;
                         }[];
                     };
                 };
@@ -9225,6 +9753,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9240,6 +9769,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9255,6 +9785,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9270,6 +9801,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9285,6 +9817,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9300,6 +9833,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9315,6 +9849,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9330,6 +9865,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9345,6 +9881,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9360,6 +9897,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9375,6 +9913,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9452,6 +9991,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9467,6 +10007,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9482,6 +10023,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9497,6 +10039,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9512,6 +10055,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9527,6 +10071,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9542,6 +10087,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9557,6 +10103,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9572,6 +10119,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9587,6 +10135,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9602,6 +10151,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9679,6 +10229,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9694,6 +10245,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9709,6 +10261,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9724,6 +10277,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9739,6 +10293,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9754,6 +10309,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9769,6 +10325,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9784,6 +10341,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9799,6 +10357,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9814,6 +10373,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9829,6 +10389,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9893,6 +10454,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9908,6 +10470,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9923,6 +10486,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9938,6 +10502,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9953,6 +10518,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9968,6 +10534,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9983,6 +10550,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9998,6 +10566,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10013,6 +10582,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10028,6 +10598,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10043,6 +10614,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10116,6 +10688,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10131,6 +10704,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10146,6 +10720,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10161,6 +10736,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10176,6 +10752,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10191,6 +10768,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10206,6 +10784,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10221,6 +10800,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10236,6 +10816,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10251,6 +10832,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10266,6 +10848,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10321,6 +10904,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10336,6 +10920,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10351,6 +10936,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10366,6 +10952,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10381,6 +10968,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10396,6 +10984,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10411,6 +11000,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10426,6 +11016,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10441,6 +11032,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10456,6 +11048,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10471,6 +11064,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10546,6 +11140,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10561,6 +11156,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10576,6 +11172,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10591,6 +11188,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10606,6 +11204,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10621,6 +11220,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10636,6 +11236,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10651,6 +11252,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10666,6 +11268,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10681,6 +11284,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10696,6 +11300,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10760,6 +11365,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10775,6 +11381,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10790,6 +11397,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10805,6 +11413,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10820,6 +11429,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10835,6 +11445,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10850,6 +11461,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10865,6 +11477,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10880,6 +11493,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10895,6 +11509,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10910,6 +11525,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10988,6 +11604,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11003,6 +11620,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11018,6 +11636,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11033,6 +11652,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11048,6 +11668,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11063,6 +11684,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11078,6 +11700,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11093,6 +11716,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11108,6 +11732,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11123,6 +11748,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11138,6 +11764,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11209,6 +11836,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11224,6 +11852,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11239,6 +11868,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11254,6 +11884,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11269,6 +11900,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11284,6 +11916,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11299,6 +11932,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11314,6 +11948,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11329,6 +11964,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11344,6 +11980,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11359,6 +11996,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11414,6 +12052,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11429,6 +12068,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11444,6 +12084,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11459,6 +12100,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11474,6 +12116,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11489,6 +12132,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11504,6 +12148,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11519,6 +12164,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11534,6 +12180,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11549,6 +12196,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11564,6 +12212,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11640,6 +12289,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11655,6 +12305,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11670,6 +12321,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11685,6 +12337,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11700,6 +12353,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11715,6 +12369,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11730,6 +12385,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11745,6 +12401,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11760,6 +12417,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11775,6 +12433,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11790,6 +12449,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11870,6 +12530,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11885,6 +12546,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11900,6 +12562,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11915,6 +12578,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11930,6 +12594,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11945,6 +12610,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11960,6 +12626,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11975,6 +12642,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11990,6 +12658,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12005,6 +12674,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12020,6 +12690,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12099,6 +12770,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12114,6 +12786,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12129,6 +12802,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12144,6 +12818,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12159,6 +12834,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12174,6 +12850,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12189,6 +12866,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12204,6 +12882,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12219,6 +12898,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12234,6 +12914,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12249,6 +12930,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12361,6 +13043,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12376,6 +13059,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12391,6 +13075,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12406,6 +13091,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12421,6 +13107,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12436,6 +13123,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12451,6 +13139,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12466,6 +13155,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12481,6 +13171,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12496,6 +13187,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12511,6 +13203,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12584,6 +13277,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12599,6 +13293,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12614,6 +13309,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12629,6 +13325,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12644,6 +13341,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12659,6 +13357,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12674,6 +13373,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12689,6 +13389,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12704,6 +13405,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12719,6 +13421,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12734,6 +13437,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12809,6 +13513,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12824,6 +13529,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12839,6 +13545,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12854,6 +13561,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12869,6 +13577,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12884,6 +13593,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12899,6 +13609,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12914,6 +13625,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12929,6 +13641,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12944,6 +13657,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12959,6 +13673,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13018,6 +13733,7 @@ export interface operations {
                                 suppressions: number;
                                 promotions: number;
                                 reflectionActions: number;
+                                events: number;
                             }[];
                         };
                         distribution: {
@@ -13061,6 +13777,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13076,6 +13793,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13091,6 +13809,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13106,6 +13825,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13121,6 +13841,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13136,6 +13857,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13151,6 +13873,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13166,6 +13889,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13181,6 +13905,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13196,6 +13921,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13211,6 +13937,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13275,6 +14002,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13290,6 +14018,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13305,6 +14034,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13320,6 +14050,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13335,6 +14066,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13350,6 +14082,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13365,6 +14098,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13380,6 +14114,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13395,6 +14130,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13410,6 +14146,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13425,6 +14162,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13465,6 +14203,7 @@ export interface operations {
                             suppressions: number;
                             promotions: number;
                             reflectionActions: number;
+                            events: number;
                         }[];
                     };
                 };
@@ -13488,6 +14227,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13503,6 +14243,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13518,6 +14259,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13533,6 +14275,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13548,6 +14291,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13563,6 +14307,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13578,6 +14323,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13593,6 +14339,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13608,6 +14355,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13623,6 +14371,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13638,6 +14387,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13703,6 +14453,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13718,6 +14469,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13733,6 +14485,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13748,6 +14501,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13763,6 +14517,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13778,6 +14533,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13793,6 +14549,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13808,6 +14565,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13823,6 +14581,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13838,6 +14597,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13853,6 +14613,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13913,6 +14674,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13928,6 +14690,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13943,6 +14706,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13958,6 +14722,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13973,6 +14738,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13988,6 +14754,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14003,6 +14770,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14018,6 +14786,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14033,6 +14802,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14048,6 +14818,7 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14063,6 +14834,1918 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+        };
+    };
+    "memoryExplorer.search": {
+        parameters: {
+            query?: {
+                environment?: "test" | "staging" | "production";
+                q?: string;
+                kind?: "fact" | "preference" | "decision" | "procedure" | "event" | "observation";
+                state?: "candidate" | "durable" | "suppressed" | "tombstoned";
+                agent?: string;
+                subject?: string;
+                source?: "api" | "developer_event" | "reflection";
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        ranked: boolean;
+                        memories: {
+                            id: string;
+                            text: string;
+                            subject: string | null;
+                            /** @enum {string} */
+                            memoryKind: "fact" | "preference" | "decision" | "procedure" | "event" | "observation";
+                            confidence: number;
+                            /** @enum {string} */
+                            state: "candidate" | "durable" | "suppressed" | "tombstoned";
+                            agent: string | null;
+                            /** @enum {string} */
+                            environment: "test" | "staging" | "production";
+                            /** @enum {string} */
+                            source: "api" | "developer_event" | "reflection";
+                            reinforcementCount: number;
+                            /** Format: date-time */
+                            lastReinforcedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            score: number | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        validationErrors: {
+                            capabilityId?: string;
+                            error: string;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 412 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+        };
+    };
+    "memoryExplorer.events": {
+        parameters: {
+            query?: {
+                environment?: "test" | "staging" | "production";
+                type?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        events: {
+                            id: string;
+                            /** @enum {string} */
+                            environment: "test" | "staging" | "production";
+                            type: string;
+                            text: string;
+                            source: string | null;
+                            subject: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
+                            idempotencyKey: string;
+                            triageRule: string | null;
+                            /** Format: date-time */
+                            receivedAt: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        validationErrors: {
+                            capabilityId?: string;
+                            error: string;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 412 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+        };
+    };
+    "memoryExplorer.workflows": {
+        parameters: {
+            query?: {
+                environment?: "test" | "staging" | "production";
+                workflow?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        workflows: {
+                            workflow: string;
+                            subject: string;
+                            track: string;
+                            state: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            lastEventId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        validationErrors: {
+                            capabilityId?: string;
+                            error: string;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 412 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+        };
+    };
+    "memoryExplorer.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        memory: {
+                            id: string;
+                            text: string;
+                            subject: string | null;
+                            /** @enum {string} */
+                            memoryKind: "fact" | "preference" | "decision" | "procedure" | "event" | "observation";
+                            confidence: number;
+                            /** @enum {string} */
+                            state: "candidate" | "durable" | "suppressed" | "tombstoned";
+                            agent: string | null;
+                            /** @enum {string} */
+                            environment: "test" | "staging" | "production";
+                            /** @enum {string} */
+                            source: "api" | "developer_event" | "reflection";
+                            reinforcementCount: number;
+                            /** Format: date-time */
+                            lastReinforcedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        source: {
+                            /** @enum {string} */
+                            kind: "api" | "developer_event" | "reflection";
+                            actor: string | null;
+                            tokenId: string | null;
+                            requestId: string | null;
+                            idempotencyKey: string | null;
+                            event: {
+                                id: string;
+                                type: string;
+                                source: string | null;
+                                subject: string | null;
+                                metadata: {
+                                    [key: string]: unknown;
+                                } | null;
+                                idempotencyKey: string;
+                                /** Format: date-time */
+                                receivedAt: string;
+                            } | null;
+                        };
+                        history: {
+                            /** @enum {string} */
+                            action: "created" | "reinforced" | "suppressed" | "restored" | "tombstoned" | "promoted" | "rejected" | "flagged";
+                            /** @enum {string|null} */
+                            fromState: "candidate" | "durable" | "suppressed" | "tombstoned" | null;
+                            /** @enum {string} */
+                            toState: "candidate" | "durable" | "suppressed" | "tombstoned";
+                            actor: string;
+                            tokenId: string | null;
+                            reason: string | null;
+                            requestId: string | null;
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        validationErrors: {
+                            capabilityId?: string;
+                            error: string;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 412 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+        };
+    };
+    "memoryExplorer.reinforce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        memory: {
+                            id: string;
+                            text: string;
+                            subject: string | null;
+                            /** @enum {string} */
+                            memoryKind: "fact" | "preference" | "decision" | "procedure" | "event" | "observation";
+                            confidence: number;
+                            /** @enum {string} */
+                            state: "candidate" | "durable" | "suppressed" | "tombstoned";
+                            agent: string | null;
+                            /** @enum {string} */
+                            environment: "test" | "staging" | "production";
+                            /** @enum {string} */
+                            source: "api" | "developer_event" | "reflection";
+                            reinforcementCount: number;
+                            /** Format: date-time */
+                            lastReinforcedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        validationErrors: {
+                            capabilityId?: string;
+                            error: string;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 412 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+        };
+    };
+    "memoryExplorer.suppress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        memory: {
+                            id: string;
+                            text: string;
+                            subject: string | null;
+                            /** @enum {string} */
+                            memoryKind: "fact" | "preference" | "decision" | "procedure" | "event" | "observation";
+                            confidence: number;
+                            /** @enum {string} */
+                            state: "candidate" | "durable" | "suppressed" | "tombstoned";
+                            agent: string | null;
+                            /** @enum {string} */
+                            environment: "test" | "staging" | "production";
+                            /** @enum {string} */
+                            source: "api" | "developer_event" | "reflection";
+                            reinforcementCount: number;
+                            /** Format: date-time */
+                            lastReinforcedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        validationErrors: {
+                            capabilityId?: string;
+                            error: string;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 412 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+        };
+    };
+    "memoryExplorer.restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        memory: {
+                            id: string;
+                            text: string;
+                            subject: string | null;
+                            /** @enum {string} */
+                            memoryKind: "fact" | "preference" | "decision" | "procedure" | "event" | "observation";
+                            confidence: number;
+                            /** @enum {string} */
+                            state: "candidate" | "durable" | "suppressed" | "tombstoned";
+                            agent: string | null;
+                            /** @enum {string} */
+                            environment: "test" | "staging" | "production";
+                            /** @enum {string} */
+                            source: "api" | "developer_event" | "reflection";
+                            reinforcementCount: number;
+                            /** Format: date-time */
+                            lastReinforcedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        validationErrors: {
+                            capabilityId?: string;
+                            error: string;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 412 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+        };
+    };
+    "memoryExplorer.tombstone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        memory: {
+                            id: string;
+                            text: string;
+                            subject: string | null;
+                            /** @enum {string} */
+                            memoryKind: "fact" | "preference" | "decision" | "procedure" | "event" | "observation";
+                            confidence: number;
+                            /** @enum {string} */
+                            state: "candidate" | "durable" | "suppressed" | "tombstoned";
+                            agent: string | null;
+                            /** @enum {string} */
+                            environment: "test" | "staging" | "production";
+                            /** @enum {string} */
+                            source: "api" | "developer_event" | "reflection";
+                            reinforcementCount: number;
+                            /** Format: date-time */
+                            lastReinforcedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        validationErrors: {
+                            capabilityId?: string;
+                            error: string;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 412 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        param?: string;
                         retryAfter?: number;
                     };
                 };

@@ -10,12 +10,14 @@ import { apiErrorHandler, apiNotFoundHandler, apiRequestValidationErrorHandler }
 import { assistantRoutes } from "./http/api/assistant-routes";
 import { authRoutes, sessionlessAuthContract, sessionlessAuthRoutes, signedInAuthContract } from "./http/api/auth-routes";
 import { capabilityRoutes } from "./http/api/capability-routes";
+import { memoryExplorerRoutes } from "./http/api/memory-explorer-routes";
 import { organizationRoutes } from "./http/api/organization-routes";
 import { reflectionRoutes } from "./http/api/reflection-routes";
 import { requireSameOrigin } from "./http/api/same-origin";
 import { refuseTokens, requireSession, resolveSession, sessionRateSubject } from "./http/api/session-auth";
 import { authenticate } from "./http/auth";
 import { jsonBody, refuseOversizedBody } from "./http/body";
+import { consoleAssets } from "./http/console-assets";
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from "./http/errors";
 import { eventRoutes } from "./http/event-routes";
 import { chatCompletionHandler, healthRoutes, modelRoutes, modelsContract } from "./http/inference-routes";
@@ -31,9 +33,11 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** Sessions, cookie and allowed origins of the `/api` routes. */
   application?: ApplicationConfig;
+  /** The built console, served at `/`; none when null. */
+  consoleDir?: string | null;
 }
 
-export function createApp({ services, logger, validateResponses = false, application = defaultApplicationConfig }: AppOptions): Express {
+export function createApp({ services, logger, validateResponses = false, application = defaultApplicationConfig, consoleDir = null }: AppOptions): Express {
   const app = express();
   // Routes match exactly (set before the first route): a path in another case or with a trailing slash is
   // no route, so it can never reach a handler outside its rate-limit group.
@@ -67,6 +71,7 @@ export function createApp({ services, logger, validateResponses = false, applica
 
   mountApplicationRoutes(app, services, application, validateResponses);
 
+  if (consoleDir) app.use(consoleAssets(consoleDir));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;
@@ -90,6 +95,8 @@ function mountApplicationRoutes(app: Express, services: Services, application: A
   createExpressEndpoints(signedInAuthContract, authRoutes({ sessions: services.sessions, users: services.users, config: application }), app, signedIn("application"));
   createExpressEndpoints(apiContract.organization, organizationRoutes(services.administration), app, signedIn("application"));
   createExpressEndpoints(apiContract.reflection, reflectionRoutes(services.reflection), app, signedIn("application"));
+  // After the organization and reflection routes: their fixed `/memory/...` paths win over `/memory/:id`.
+  createExpressEndpoints(apiContract.memory, memoryExplorerRoutes({ explorer: services.explorer, events: services.developerEvents }), app, signedIn("application"));
   createExpressEndpoints(apiContract.assistants, assistantRoutes(services.assistants), app, signedIn("capabilities"));
   createExpressEndpoints(apiContract.capabilities, capabilityRoutes(services.assistants), app, signedIn("capabilities"));
   app.use("/api", apiNotFoundHandler, apiErrorHandler);

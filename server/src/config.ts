@@ -1,9 +1,12 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { databaseConfigFrom, type DatabaseConfig } from "./db/config";
 import { parseRateLimitSetting, type RateLimitOverride } from "./domain/rate-limits/policy";
 import { embeddingsConfigFrom, type SemanticConfig } from "./adapters/openai-embeddings/config";
 import { type InferenceConfig, inferenceConfigFrom } from "./adapters/openai-upstream/config";
 import { DEFAULT_AUTH_CACHE_MS } from "./domain/access/access-tokens";
 import { type ApplicationConfig, applicationConfigFrom } from "./application-config";
+import { builtConsoleDir } from "./console-location";
 
 export interface ServerConfig {
   port: number;
@@ -26,6 +29,8 @@ export interface ServerConfig {
    * (test servers); `startDue: false` only takes over runs whose process died.
    */
   reflection?: ReflectionSchedulerConfig;
+  /** ENGRAM_CONSOLE_DIR: the built console served at `/` (the console package's build by default); null: none. */
+  consoleDir?: string | null;
 }
 
 export interface ReflectionSchedulerConfig {
@@ -64,5 +69,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     rateLimits: parseRateLimitSetting(env.ENGRAM_RATE_LIMITS),
     application: applicationConfigFrom(env),
     reflection: reflectionConfigFrom(env),
+    consoleDir: consoleDirFrom(env),
   };
+}
+
+/** `off` serves no console; a directory must hold a build (index.html); unset, the console package's build if there is one. */
+function consoleDirFrom(env: NodeJS.ProcessEnv): string | null {
+  const setting = env.ENGRAM_CONSOLE_DIR;
+  if (setting === "off") return null;
+  if (setting !== undefined) {
+    if (!existsSync(join(setting, "index.html"))) throw new Error(`ENGRAM_CONSOLE_DIR must be a built console (a folder with index.html), got "${setting}"`);
+    return resolve(setting);
+  }
+  return builtConsoleDir();
 }

@@ -40,7 +40,7 @@ export async function startServer(
     onReflectionError: (err) => logger.warn({ err }, "reflection run failed"),
     now: clock,
   });
-  const app = createApp({ services, logger, validateResponses: options.validateResponses, application });
+  const app = createApp({ services, logger, validateResponses: options.validateResponses, application, consoleDir: config.consoleDir ?? null });
   const server = app.listen(config.port, config.host);
   server.on("clientError", answerClientError);
   server.on("checkContinue", continueUnlessOversized(app));

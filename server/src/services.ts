@@ -16,12 +16,16 @@ import { reflectionProcesses } from "./domain/reflection/processes";
 import { reflectionService } from "./domain/reflection/reflection-service";
 import { reflectionRunner } from "./domain/reflection/runner";
 import { eventIngestion } from "./domain/events/ingestion";
+import { developerEventViews } from "./domain/events/event-views";
 import { embeddedResponder } from "./domain/inference/embedded-responder";
 import { inferenceGateway } from "./domain/inference/gateway";
 import { type Clock, systemClock } from "./domain/kernel/clock";
+import { memoryExplorer } from "./domain/memory/memory-explorer";
 import { memoryService } from "./domain/memory/memory-service";
+import { memoryStateChanges } from "./domain/memory/state-changes";
 import { RateLimiter } from "./domain/rate-limits/limiter";
 import { type RateLimitPolicy, rateLimitPolicy } from "./domain/rate-limits/policy";
+import { memoryRetrieval } from "./domain/retrieval/retrieval";
 import { semanticRetrieval } from "./domain/retrieval/semantic/semantic-retrieval";
 import type { Store } from "./domain/store";
 
@@ -52,7 +56,9 @@ export function createServices(store: Store, options: ServiceOptions = {}) {
   const semantic = semanticOver(store, options.embeddings ?? null, clock);
   // Retrievals are counted per day in memory and written every few seconds (stop() writes the rest).
   const usage = usageCounter(store.dailyUsage, { clock });
-  const memories = memoryService(store, { clock, semantic, onRetrieved: usage.retrieved });
+  // One retrieval engine (and its statistics caches) for tokens' retrieval and the console's search.
+  const retrieval = memoryRetrieval(store, clock, semantic?.search ?? null);
+  const memories = memoryService(store, { clock, retrieval, embeddings: semantic?.writer ?? null, onRetrieved: usage.retrieved });
   const inference = options.inference ?? defaultInferenceConfig;
   const upstream = inference.upstream ? openAiCompatibleUpstream(inference.upstream) : embeddedResponder({ clock });
   const organizations = organizationService(store);
@@ -71,11 +77,13 @@ export function createServices(store: Store, options: ServiceOptions = {}) {
     memories,
     events: eventIngestion(store, { clock }),
     candidates,
+    explorer: memoryExplorer({ memories: store.memories, events: store.events, retrieve: retrieval, changes: memoryStateChanges(store, clock) }),
+    developerEvents: developerEventViews({ events: store.events, workflows: store.workflows }),
     users,
     memberships,
     sessions: sessionService(store, { clock, policy: options.sessions ?? DEFAULT_SESSION_POLICY }),
     assistants,
-    administration: organizationAdmin({ organizations, tokens, memberships, users, candidates }),
+    administration: organizationAdmin({ organizations, tokens, memberships, users, candidates, agents: store.agents }),
     reflectionRunner: runner,
     reflection: reflectionService(store, { clock, runner, metrics: metricsService({ metrics: store.reflectionMetrics, usage: store.dailyUsage }, { clock }) }),
     usage,

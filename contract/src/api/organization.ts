@@ -30,6 +30,15 @@ export const ZTokenSummary = z.object({
   revokedAt: ZIsoDate.nullable(),
 });
 
+/** An agent: named by a slug, registered by the first memory written for it. */
+export const ZAgent = z.object({ slug: z.string(), createdAt: ZIsoDate });
+
+/** A memory awaiting review, with the developer event it was made from (null when encoded directly). */
+export const ZCandidate = ZMemory.extend({
+  event: z.object({ id: z.string(), type: z.string(), text: z.string(), source: z.string().nullable(), subject: z.string().nullable(), receivedAt: ZIsoDate }).nullable(),
+});
+export type TCandidate = z.infer<typeof ZCandidate>;
+
 const ZUserIdParams = z.object({ userId: z.string().min(1).max(100) });
 const ZTokenIdParams = z.object({ tokenId: z.string().min(1).max(100) });
 const ZCandidateParams = z.object({ id: z.string().min(1).max(100) });
@@ -103,11 +112,17 @@ export const organizationContract = c.router({
     responses: { 200: ZSuccess },
     summary: "Revoke an access token",
   },
+  listAgents: {
+    method: "GET",
+    path: "/organization/agents",
+    responses: { 200: ZSuccess.extend({ agents: z.array(ZAgent) }) },
+    summary: "The agents memories were written for, in every environment",
+  },
   listCandidates: {
     method: "GET",
     path: "/memory/candidates",
     query: z.object({ environment: ZEnvironment.optional() }).strict(),
-    responses: { 200: ZSuccess.extend({ candidates: z.array(ZMemory) }) },
+    responses: { 200: ZSuccess.extend({ candidates: z.array(ZCandidate) }) },
     summary: "Memories awaiting review",
   },
   promoteCandidate: {

@@ -126,6 +126,8 @@ export const ZTrendDay = z.object({
   suppressions: z.number().int(),
   promotions: z.number().int(),
   reflectionActions: z.number().int(),
+  /** Developer events received that day. */
+  events: z.number().int(),
 });
 
 export const ZMetricsTrend = z.object({ environment: ZEnvironment, from: z.string(), to: z.string(), days: z.array(ZTrendDay) });

@@ -17,7 +17,9 @@ export async function serve(config: ServerConfig, out: (line: string) => void): 
     { listen, url: server.url, database: config.database.provider },
     everyInterface ? `engram listening on ${listen} (every interface), on this machine at ${server.url}` : `engram listening at ${server.url}`,
   );
-  await greetFirstRun(server.services, server.url, out, config.application?.admin).catch(async (error) => {
+  if (config.consoleDir) logger.info({ console: `${server.url}/` }, `console at ${server.url}/`);
+  else logger.warn("no console is served: build it with `pnpm --filter @engram/console build` (or set ENGRAM_CONSOLE_DIR)");
+  await greetFirstRun(server.services, server.url, out, config.application?.admin, Boolean(config.consoleDir)).catch(async (error) => {
     // A half-started server would keep the process alive with no way to stop it gracefully.
     await server.close();
     throw error;
@@ -55,6 +57,7 @@ export async function greetFirstRun(
   url: string,
   out: (line: string) => void,
   admin: { email: string; password: string | null } = { email: "admin@localhost", password: null },
+  consoleServed = false,
 ): Promise<void> {
   const lines: string[] = [];
   const needsAdmin = (await services.users.count()) === 0;
@@ -77,7 +80,7 @@ export async function greetFirstRun(
     await services.memberships.add(org.id, user.id, "owner", "cli");
     if (lines.length) lines.push("");
     lines.push(
-      `Created ${user.email}, owner of "${org.name}", to sign in to the application (/api)${admin.password ? " with ENGRAM_ADMIN_PASSWORD" : ". The password is shown only this once"}:`,
+      `Created ${user.email}, owner of "${org.name}", to sign in to the ${consoleServed ? `console at ${url}/` : "application (/api)"}${admin.password ? " with ENGRAM_ADMIN_PASSWORD" : ". The password is shown only this once"}:`,
       "",
       `  export ENGRAM_ADMIN_EMAIL=${user.email}`,
       ...(admin.password ? [] : [`  export ENGRAM_ADMIN_PASSWORD=${password}`]),

@@ -7,6 +7,7 @@ import { connectPrisma, type PrismaTx } from "./prisma";
 import { writeBatchOver } from "./batch-writes";
 import { type Dialect, dialectFor } from "./dialect";
 import { tokenRepository } from "./tables/access-tokens";
+import { agentRepository } from "./tables/agents";
 import { assistantRepository } from "./tables/assistants";
 import { loginThrottleRepository } from "./tables/login-throttles";
 import { membershipRepository } from "./tables/memberships";
@@ -31,6 +32,7 @@ function repositoriesOver(db: PrismaTx, dialect: Dialect): Repositories {
   return {
     organizations: organizationRepository(db),
     tokens: tokenRepository(db),
+    agents: agentRepository(db),
     memories: memoryRepository(db, dialect),
     embeddings: embeddingRepository(db),
     idempotency: idempotencyRepository(db),

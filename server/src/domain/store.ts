@@ -1,4 +1,4 @@
-import type { OrganizationRepository, TokenRepository } from "./access/ports";
+import type { AgentRepository, OrganizationRepository, TokenRepository } from "./access/ports";
 import type { AssistantRepository } from "./assistants/ports";
 import type { LoginThrottleRepository, MembershipRepository, SessionRepository, UserRepository } from "./people/ports";
 import type { DailyUsageRepository, ReflectionMetricsRepository } from "./reflection/metrics/ports";
@@ -13,6 +13,7 @@ import type { IdempotencyRepository, WriteBatch } from "./writes/ports";
 export interface Repositories {
   organizations: OrganizationRepository;
   tokens: TokenRepository;
+  agents: AgentRepository;
   memories: MemoryRepository & MemorySearch;
   embeddings: EmbeddingRepository;
   idempotency: IdempotencyRepository;

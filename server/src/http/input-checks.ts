@@ -63,7 +63,7 @@ export function bodyProblem(body: unknown): { path: string; problem: string } | 
 }
 
 /**
- * Refuses a NUL or a lone surrogate in any path parameter or body string, a `__proto__` field, and absurd nesting, for every
+ * Refuses a NUL or a lone surrogate in any path parameter, query value or body string, a `__proto__` field, and absurd nesting, for every
  * route in one place: both backends answer the same 400 instead of one storing it and the other failing.
  */
 export const checkInput: RequestHandler = (req, _res, next) => {
@@ -71,6 +71,8 @@ export const checkInput: RequestHandler = (req, _res, next) => {
     const problem = stringProblem(value);
     if (problem) return next(new AppError("invalid_parameter", `${name}: ${problem}.`, name));
   }
+  const inQuery = bodyProblem(req.query);
+  if (inQuery) return next(new AppError("invalid_parameter", `${inQuery.path}: ${inQuery.problem}.`, inQuery.path || null));
   const found = bodyProblem(req.body);
   if (!found) return next();
   const param = found.path || null;

@@ -317,10 +317,21 @@ describe("query strings", () => {
     for (const query of ["assistantType=%00", "assistantType=robot", "assistantType[]=org_shared", `category=${"x".repeat(101)}`, "category[a]=b", "tier=free"]) {
       expectApiFailure(await get(`/api/capabilities/registry?${query}`), 400, ["invalid_parameter", "unknown_parameter"], query);
     }
+    const badCursors = ["cursor=%00", "cursor=***", "cursor=bm90IGpzb24", `cursor=${Buffer.from('["yesterday","x"]').toString("base64url")}`, `cursor=${"x".repeat(201)}`];
+    for (const query of ["q=%00", "q=%20%20", `q=${"x".repeat(2_001)}`, "q[]=x", "limit=0", "limit=101", "limit=1e9", "state=deleted", "kind=rumor", "source=email", "agent=Not%20A%20Slug", "subject=%00", "environment=prod", "sort=asc", ...badCursors]) {
+      expectApiFailure(await get(`/api/memory/search?${query}`), 400, ["invalid_parameter", "unknown_parameter"], query);
+    }
+    expectApiFailure(await get("/api/memory/search?q=deploy&state=suppressed"), 400, "invalid_parameter", "q with state");
+    for (const query of ["type=%00", `type=${"x".repeat(1_000)}`, "limit=201", "limit=-1", "environment[]=test", "q=x", ...badCursors]) {
+      expectApiFailure(await get(`/api/memory/events?${query}`), 400, ["invalid_parameter", "unknown_parameter"], query);
+    }
+    for (const query of ["workflow=%00", `workflow=${"x".repeat(101)}`, "workflow[a]=b", "state=open"]) {
+      expectApiFailure(await get(`/api/memory/workflows?${query}`), 400, ["invalid_parameter", "unknown_parameter"], query);
+    }
   });
 
   it("leave the prototype alone and never 500 on filters that match nothing", async () => {
-    for (const path of ["/api/memory/candidates?__proto__[x]=1", "/api/capabilities/registry?__proto__=x", "/api/capabilities/registry?category=%00", "/api/capabilities/registry?category=%F0%9F%A7%A0"]) {
+    for (const path of ["/api/memory/search?__proto__[x]=1", "/api/memory/search?q=%F0%9F%A7%A0", "/api/memory/search?subject=%F0%9F%A7%A0", "/api/memory/events?type=%F0%9F%A7%A0", "/api/memory/candidates?__proto__[x]=1", "/api/capabilities/registry?__proto__=x", "/api/capabilities/registry?category=%00", "/api/capabilities/registry?category=%F0%9F%A7%A0"]) {
       const res = await get(path);
       if (res.status !== 200) expectApiFailure(res, 400, ["invalid_parameter", "unknown_parameter"], path);
     }
@@ -414,12 +425,15 @@ describe("paths that are no route", () => {
     return literal.at(-1) ? [...found, `${path}%2F`, `${path};x`, `${path}.json`] : found;
   };
 
+  /** `GET /api/memory/:id` takes any one segment: a variant of a fixed `/api/memory/<name>` lands there and names no memory. */
+  const notFoundCodes = (method: string, variant: string) => (method === "GET" && /^\/api\/memory\/[^/]+$/.test(variant) ? ["route_not_found", "memory_not_found"] : "route_not_found");
+
   it.each(apiRoutes)("$method $path in another case or with a trailing slash answers 404 route_not_found in the /api shape", async (route) => {
     const path = apiPathFor(route, ids[route.param?.name ?? ""] ?? "");
     for (const variant of variants(route, path)) {
       if (variant === path) continue;
       const res = await send(variant, { method: route.method, ...(route.validBody ? { body: JSON.stringify(route.validBody) } : {}) });
-      expectApiFailure(res, 404, "route_not_found", `${route.method} ${variant}`);
+      expectApiFailure(res, 404, notFoundCodes(route.method, variant), `${route.method} ${variant}`);
     }
   });
 

@@ -78,7 +78,7 @@ export interface CataloguedApiRoute {
 }
 
 const assistantParam = { name: "assistantId", notFound: "assistant_not_found" };
-const candidateParam = { name: "id", notFound: "memory_not_found" };
+const memoryParam = { name: "id", notFound: "memory_not_found" };
 
 /** Every route of the `/api` contract; a test checks the list against the contract so none is missed. */
 export const apiRoutes: CataloguedApiRoute[] = [
@@ -96,9 +96,10 @@ export const apiRoutes: CataloguedApiRoute[] = [
   { name: "listTokens", method: "GET", path: "/api/organization/tokens" },
   { name: "createToken", method: "POST", path: "/api/organization/tokens", validBody: { name: "ci", scopes: ["memory:read"], environment: "production", agents: ["bot"] }, stringFields: ["name", "scopes.0", "environment", "agents.0"] },
   { name: "revokeToken", method: "DELETE", path: "/api/organization/tokens/{tokenId}", param: { name: "tokenId", notFound: "token_not_found" } },
+  { name: "listAgents", method: "GET", path: "/api/organization/agents" },
   { name: "listCandidates", method: "GET", path: "/api/memory/candidates" },
-  { name: "promoteCandidate", method: "POST", path: "/api/memory/candidates/{id}/promote", param: candidateParam, validBody: { reason: "checked" }, stringFields: ["reason"], emptyBodyValid: true },
-  { name: "rejectCandidate", method: "POST", path: "/api/memory/candidates/{id}/reject", param: candidateParam, validBody: { reason: "checked" }, stringFields: ["reason"], emptyBodyValid: true },
+  { name: "promoteCandidate", method: "POST", path: "/api/memory/candidates/{id}/promote", param: memoryParam, validBody: { reason: "checked" }, stringFields: ["reason"], emptyBodyValid: true },
+  { name: "rejectCandidate", method: "POST", path: "/api/memory/candidates/{id}/reject", param: memoryParam, validBody: { reason: "checked" }, stringFields: ["reason"], emptyBodyValid: true },
   { name: "listAssistants", method: "GET", path: "/api/assistants" },
   { name: "createAssistant", method: "POST", path: "/api/assistants", validBody: { name: "Helper", type: "employee_personal" }, stringFields: ["name", "type"] },
   { name: "renameAssistant", method: "PATCH", path: "/api/assistants/{assistantId}", param: assistantParam, validBody: { name: "Renamed" }, stringFields: ["name"] },
@@ -132,6 +133,13 @@ export const apiRoutes: CataloguedApiRoute[] = [
   { name: "reflectionMetricsTrend", method: "GET", path: "/api/memory/reflection/metrics/trend" },
   { name: "reflectionMetricsDistribution", method: "GET", path: "/api/memory/reflection/metrics/distribution" },
   { name: "runReflection", method: "POST", path: "/api/memory/reflection/run", validBody: { environment: "test" }, stringFields: ["environment"], emptyBodyValid: true },
+  { name: "searchMemories", method: "GET", path: "/api/memory/search" },
+  { name: "developerEvents", method: "GET", path: "/api/memory/events" },
+  { name: "workflowStates", method: "GET", path: "/api/memory/workflows" },
+  { name: "memory", method: "GET", path: "/api/memory/{id}", param: memoryParam },
+  ...["reinforce", "suppress", "restore", "tombstone"].map(
+    (verb): CataloguedApiRoute => ({ name: `${verb}Memory`, method: "POST", path: `/api/memory/{id}/${verb}`, param: memoryParam, validBody: { reason: "checked" }, stringFields: ["reason"], emptyBodyValid: true }),
+  ),
 ];
 
 export const apiBodyRoutes = apiRoutes.filter((route) => route.validBody !== undefined);

@@ -149,7 +149,7 @@ describe("summary", () => {
 });
 
 describe("trend", () => {
-  const zero = { encodes: 0, retrievals: 0, reinforcements: 0, suppressions: 0, promotions: 0, reflectionActions: 0 };
+  const zero = { encodes: 0, retrievals: 0, reinforcements: 0, suppressions: 0, promotions: 0, reflectionActions: 0, events: 0 };
 
   it("answers every day of the range, zeros included, with each series counted on its day", async () => {
     const from = dayOf(T0 + 396 * DAY);

@@ -1,4 +1,6 @@
+import type { AgentRepository } from "../../domain/access/ports";
 import { newId } from "../../domain/kernel/ids";
+import type { PrismaTx } from "../prisma";
 import type { Row, Table } from "../sql";
 import { organizationTable } from "./organizations";
 
@@ -14,4 +16,10 @@ export const agentTable: Table<(typeof AGENT_COLUMNS)[number]> = {
 
 export function agentRows(agents: ReadonlyArray<{ orgId: string; slug: string }>, at: Date): Row<(typeof AGENT_COLUMNS)[number]>[] {
   return agents.map(({ orgId, slug }) => ({ id: newId("agt"), orgId, slug, createdAt: at }));
+}
+
+export function agentRepository(db: PrismaTx): AgentRepository {
+  return {
+    list: (orgId) => db.agent.findMany({ where: { orgId }, select: { slug: true, createdAt: true }, orderBy: { slug: "asc" } }),
+  };
 }

@@ -54,6 +54,24 @@ export function eventRepository(db: PrismaTx): EventRepository {
       const row = await db.businessEvent.findUnique({ where: { id } });
       return row ? eventRecord(row) : null;
     },
+    async findMany(ids) {
+      if (ids.length === 0) return [];
+      return (await db.businessEvent.findMany({ where: { id: { in: [...ids] } } })).map(eventRecord);
+    },
+    async listNewest(scope, type, before, limit) {
+      const rows = await db.businessEvent.findMany({
+        where: {
+          orgId: scope.orgId,
+          environment: scope.environment,
+          ...(type === null ? {} : { type }),
+          // `receivedAt <= t` bounds the index scan; the OR breaks the tie at t by id.
+          ...(before ? { receivedAt: { lte: before.createdAt }, OR: [{ receivedAt: { lt: before.createdAt } }, { id: { lt: before.id } }] } : {}),
+        },
+        orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
+        take: limit,
+      });
+      return rows.map(eventRecord);
+    },
     async findByKeys({ orgId, environment }, keys) {
       if (keys.length === 0) return [];
       // On the batched ingestion path: plain SQL, as the ORM's per-query cost dominates there.

@@ -1,5 +1,5 @@
 import type { TEnvironment } from "@engram/contract";
-import type { OrganizationRecord, Plan, TokenRecord, WriteMode } from "./records";
+import type { AgentRecord, OrganizationRecord, Plan, TokenRecord, WriteMode } from "./records";
 
 export interface OrganizationRepository {
   create(input: { name: string; plan: Plan; founderWorkspace: boolean; environmentsEnabled: boolean }): Promise<OrganizationRecord>;
@@ -29,4 +29,9 @@ export interface TokenRepository {
   list(orgId: string): Promise<TokenRecord[]>;
   /** Marks the token revoked; false when no such token exists (in the organization, when one is given). */
   revoke(id: string, at: Date, orgId?: string): Promise<boolean>;
+}
+
+export interface AgentRepository {
+  /** Every agent of the organization, by slug. */
+  list(orgId: string): Promise<AgentRecord[]>;
 }

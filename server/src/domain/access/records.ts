@@ -29,3 +29,9 @@ export interface TokenRecord {
   createdAt: Date;
   revokedAt: Date | null;
 }
+
+/** An agent, registered in its organization by the first memory written for it. */
+export interface AgentRecord {
+  slug: string;
+  createdAt: Date;
+}

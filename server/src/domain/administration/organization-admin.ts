@@ -1,6 +1,7 @@
 import type { TEnvironment, TScope } from "@engram/contract";
 import type { TokenService } from "../access/access-tokens";
 import type { OrganizationService } from "../access/organizations";
+import type { AgentRepository } from "../access/ports";
 import type { WriteMode } from "../access/records";
 import type { CandidateService } from "../candidates/candidate-review";
 import { AppError } from "../kernel/errors";
@@ -19,8 +20,9 @@ export function organizationAdmin(deps: {
   memberships: MembershipService;
   users: UserService;
   candidates: CandidateService;
+  agents: AgentRepository;
 }) {
-  const { organizations, tokens, memberships, users, candidates } = deps;
+  const { organizations, tokens, memberships, users, candidates, agents } = deps;
 
   async function organizationOf(actor: OrgActor) {
     const org = await organizations.find(actor.orgId);
@@ -79,6 +81,8 @@ export function organizationAdmin(deps: {
       requireManager(actor, "revoke access tokens");
       if (!(await tokens.revoke(tokenId, actor.orgId))) throw new AppError("token_not_found", `No token ${tokenId} in this organization.`, "tokenId");
     },
+
+    agents: (actor: OrgActor) => agents.list(actor.orgId),
 
     candidates: (actor: OrgActor, environment: TEnvironment | null) => candidates.list(actor.orgId, environment),
 

@@ -1,4 +1,4 @@
-import type { TEnvironment, TMemory } from "@engram/contract";
+import type { TCandidate, TEnvironment, TMemory } from "@engram/contract";
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
 import { memoryView } from "../memory/memory-view";
@@ -45,8 +45,20 @@ export function candidateService(store: Store, { clock }: { clock: Clock }) {
   }
 
   return {
-    async list(orgId: string, environment: TEnvironment | null, limit = 100): Promise<TMemory[]> {
-      return (await store.memories.listByState(orgId, environment, "candidate", limit)).map(memoryView);
+    /** The oldest candidates first, each with the developer event it was made from (all read in one query). */
+    async list(orgId: string, environment: TEnvironment | null, limit = 100): Promise<TCandidate[]> {
+      const memories = await store.memories.listByState(orgId, environment, "candidate", limit);
+      const eventIds = [...new Set(memories.flatMap((memory) => (memory.eventId ? [memory.eventId] : [])))];
+      const events = new Map((await store.events.findMany(eventIds)).map((event) => [event.id, event]));
+      return memories.map((memory) => {
+        const event = memory.eventId ? events.get(memory.eventId) : undefined;
+        return {
+          ...memoryView(memory),
+          event: event
+            ? { id: event.id, type: event.type, text: event.text, source: event.source, subject: event.subject, receivedAt: event.receivedAt.toISOString() }
+            : null,
+        };
+      });
     },
     promote: (memoryId: string, input: ReviewInput) => review(memoryId, "promoted", input),
     reject: (memoryId: string, input: ReviewInput) => review(memoryId, "rejected", input),

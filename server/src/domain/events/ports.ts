@@ -1,4 +1,5 @@
 import type { TEnvironment } from "@engram/contract";
+import type { PagePosition } from "../kernel/page-cursor";
 import type { BusinessEventRecord, WorkflowStateRecord } from "./records";
 
 export type WorkflowKey = Pick<WorkflowStateRecord, "orgId" | "environment" | "workflow" | "subject" | "track">;
@@ -14,6 +15,10 @@ export interface StoredEvent {
 
 export interface EventRepository {
   find(id: string): Promise<BusinessEventRecord | null>;
+  /** Events by id, in no particular order. */
+  findMany(ids: readonly string[]): Promise<BusinessEventRecord[]>;
+  /** Up to `limit` events of the scope (of one type, when given), newest first (receivedAt, then id), after `before`. */
+  listNewest(scope: { orgId: string; environment: TEnvironment }, type: string | null, before: PagePosition | null, limit: number): Promise<BusinessEventRecord[]>;
   /** The events stored under these keys in one organization and environment. */
   findByKeys(scope: { orgId: string; environment: TEnvironment }, keys: readonly string[]): Promise<StoredEvent[]>;
   /** How many events of each type an organization has received, per environment. */
@@ -22,5 +27,7 @@ export interface EventRepository {
 
 export interface WorkflowRepository {
   findMany(keys: readonly WorkflowKey[]): Promise<WorkflowStateRecord[]>;
-  list(orgId: string, environment: TEnvironment): Promise<WorkflowStateRecord[]>;
+  /** The scope's workflow states (of one workflow, when given), by workflow, subject and track. */
+  /** Most recently changed first; every one when no limit is given (the CLI's full listing). */
+  list(orgId: string, environment: TEnvironment, options?: { workflow?: string; limit?: number }): Promise<WorkflowStateRecord[]>;
 }

@@ -1,5 +1,6 @@
-import type { TEnvironment, TMemoryState } from "@engram/contract";
-import type { HistoryRecord, MemoryRecord } from "./records";
+import type { TEnvironment, TMemoryKind, TMemoryState } from "@engram/contract";
+import type { PagePosition } from "../kernel/page-cursor";
+import type { HistoryRecord, MemoryRecord, MemorySourceKind } from "./records";
 
 /** Where a caller may look: one organization and environment, optionally one agent's boundary. */
 export interface MemoryScope {
@@ -7,6 +8,18 @@ export interface MemoryScope {
   environment: TEnvironment;
   /** When set, only this agent's memories and the organization's shared ones are visible. */
   agentSlug: string | null;
+}
+
+/** Memories of one organization's environment in any of `states`, narrowed by the optional fields. */
+export interface MemoryListFilter {
+  orgId: string;
+  environment: TEnvironment;
+  states: readonly TMemoryState[];
+  memoryKind?: TMemoryKind;
+  /** The owning agent exactly (shared memories are not included). */
+  agentSlug?: string;
+  subject?: string;
+  source?: MemorySourceKind;
 }
 
 /** A memory to write: its id is chosen before writing so the answer can name it up front. */
@@ -20,6 +33,8 @@ export interface MemoryRepository {
   /** Any memory by id, for organization administrators (no agent or environment boundary). */
   findById(id: string): Promise<MemoryRecord | null>;
   listByState(orgId: string, environment: TEnvironment | null, state: TMemoryState, limit: number): Promise<MemoryRecord[]>;
+  /** Up to `limit` memories matching the filter, newest first (createdAt, then id, descending), after `before`. */
+  listNewest(filter: MemoryListFilter, before: PagePosition | null, limit: number): Promise<MemoryRecord[]>;
   /**
    * Compare-and-set in one statement: moves the memory from `from` to `to` and answers it, or answers null
    * when it is no longer in `from` (another request changed it first). Call it first in a transaction, so

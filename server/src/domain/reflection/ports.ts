@@ -1,11 +1,8 @@
 import type { TMemoryState, TReflectionAction, TReflectionProcess } from "@engram/contract";
+import type { PagePosition } from "../kernel/page-cursor";
 import type { ProcessCounts, ReflectionEventRecord, ReflectionMemory, ReflectionRunRecord, ReflectionScope, RunTrigger } from "./records";
 
-/** Where a page of memories ends: the next page starts after it (oldest first). */
-export interface PagePosition {
-  createdAt: Date;
-  id: string;
-}
+export type { PagePosition };
 
 /** One change reflection makes to one memory, with the event that explains it. */
 export interface ReflectionChange {

@@ -1,42 +1,13 @@
 import { type TEnvironment, type TReflectionAction, type TReflectionProcess, type TReflectionSettingsPatch, ZReflectionSettings } from "@engram/contract";
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
+import { decodeCursor, pageOf } from "../kernel/page-cursor";
 import { type OrgActor, requireManager } from "../people/roles";
 import type { Store } from "../store";
 import type { MetricsService, TrendRange } from "./metrics/metrics-service";
-import type { PagePosition } from "./ports";
 import type { ReflectionEventRecord, ReflectionRunRecord, ReflectionScope } from "./records";
 import type { ReflectionRunner } from "./runner";
 import { applyPatch, settingsFrom } from "./settings";
-
-/** A page position as an opaque cursor: base64url of its time and id. */
-export function encodeCursor(position: PagePosition): string {
-  return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString("base64url");
-}
-
-const CURSOR_SHAPE = /^[A-Za-z0-9_-]+$/;
-
-/** The position a cursor names; anything this server did not hand out is refused. */
-export function decodeCursor(cursor: string): PagePosition {
-  const refused = () => new AppError("invalid_parameter", "cursor: not a cursor from a previous page; start again without one.", "cursor");
-  if (!CURSOR_SHAPE.test(cursor)) throw refused();
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw refused();
-  }
-  if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== "string" || typeof decoded[1] !== "string" || decoded[1].length > 100) throw refused();
-  const createdAt = new Date(decoded[0]);
-  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== decoded[0]) throw refused();
-  return { createdAt, id: decoded[1] };
-}
-
-/** One more than asked tells whether another page follows. */
-function page<T>(rows: T[], limit: number, positionOf: (row: T) => PagePosition): { items: T[]; nextCursor: string | null } {
-  const items = rows.slice(0, limit);
-  return { items, nextCursor: rows.length > limit ? encodeCursor(positionOf(items.at(-1)!)) : null };
-}
 
 export interface EventQuery {
   process?: TReflectionProcess;
@@ -89,14 +60,14 @@ export function reflectionService(store: Store, deps: { clock: Clock; runner: Re
         to: query.to ? new Date(query.to) : undefined,
       };
       const rows = await store.reflectionEvents.list(scopeOf(actor, environment), filter, before, query.limit + 1);
-      const { items, nextCursor } = page(rows, query.limit, (event) => ({ createdAt: event.createdAt, id: event.id }));
+      const { items, nextCursor } = pageOf(rows, query.limit, (event) => ({ createdAt: event.createdAt, id: event.id }));
       return { events: items, nextCursor };
     },
 
     async audits(actor: OrgActor, environment: TEnvironment, query: { cursor?: string; limit: number }): Promise<{ audits: ReflectionRunRecord[]; nextCursor: string | null }> {
       const before = query.cursor ? decodeCursor(query.cursor) : null;
       const rows = await store.reflectionRuns.list(scopeOf(actor, environment), before, query.limit + 1);
-      const { items, nextCursor } = page(rows, query.limit, (run) => ({ createdAt: run.startedAt, id: run.id }));
+      const { items, nextCursor } = pageOf(rows, query.limit, (run) => ({ createdAt: run.startedAt, id: run.id }));
       return { audits: items, nextCursor };
     },
 

@@ -148,3 +148,6 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
     };
   };
 }
+
+/** Ranks a scope's durable memories for a query. */
+export type Retrieval = ReturnType<typeof memoryRetrieval>;

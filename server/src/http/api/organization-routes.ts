@@ -1,7 +1,7 @@
 import { apiContract } from "@engram/contract";
 import { initServer } from "@ts-rest/express";
 import type { OrganizationAdmin } from "../../domain/administration/organization-admin";
-import type { OrganizationRecord, TokenRecord } from "../../domain/access/records";
+import type { AgentRecord, OrganizationRecord, TokenRecord } from "../../domain/access/records";
 import type { MemberView } from "../../domain/people/ports";
 import { actorOf } from "./session-auth";
 
@@ -28,6 +28,8 @@ const tokenView = (token: TokenRecord) => ({
   createdAt: token.createdAt.toISOString(),
   revokedAt: token.revokedAt?.toISOString() ?? null,
 });
+
+const agentView = (agent: AgentRecord) => ({ slug: agent.slug, createdAt: agent.createdAt.toISOString() });
 
 export function organizationRoutes(admin: OrganizationAdmin) {
   return s.router(apiContract.organization, {
@@ -61,6 +63,7 @@ export function organizationRoutes(admin: OrganizationAdmin) {
       await admin.revokeToken(actorOf(res), params.tokenId);
       return { status: 200 as const, body: ok };
     },
+    listAgents: async ({ res }) => ({ status: 200 as const, body: { ...ok, agents: (await admin.agents(actorOf(res))).map(agentView) } }),
     listCandidates: async ({ query, res }) => ({
       status: 200 as const,
       body: { ...ok, candidates: await admin.candidates(actorOf(res), query.environment ?? null) },

@@ -76,5 +76,14 @@ export function reflectionMetricsRepository(db: PrismaTx, dialect: Dialect): Ref
         GROUP BY ${day}`;
       return rows.map((row) => ({ day: String(row.day), key: "events", count: num(row.count) }));
     },
+
+    async developerEventsByDay(scope, from, to) {
+      const day = dialect.utcDay(raw('"receivedAt"'));
+      const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
+        SELECT ${day} AS "day", count(*) AS "count" FROM "BusinessEvent"
+        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "receivedAt" >= ${from} AND "receivedAt" < ${to}
+        GROUP BY ${day}`;
+      return rows.map((row) => ({ day: String(row.day), key: "developerEvents", count: num(row.count) }));
+    },
   };
 }

@@ -35,6 +35,8 @@ function parseDay(day: string, field: string): Date {
   return at;
 }
 
+type TrendDay = { day: string; encodes: number; retrievals: number; reinforcements: number; suppressions: number; promotions: number; reflectionActions: number; events: number };
+
 export interface TrendRange {
   from?: string;
   to?: string;
@@ -89,15 +91,16 @@ export function metricsService(repositories: { metrics: ReflectionMetricsReposit
   async function trend(scope: ReflectionScope, input: TrendRange) {
     const { first, last } = range(input);
     const end = new Date(last.getTime() + DAY_MS);
-    const [history, events, retrievals] = await Promise.all([
+    const [history, events, developerEvents, retrievals] = await Promise.all([
       metrics.historyByDay(scope, Object.keys(TREND_HISTORY), first, end),
       metrics.eventsByDay(scope, first, end),
+      metrics.developerEventsByDay(scope, first, end),
       usage.byDay(scope, "retrievals", dayOf(first), dayOf(last)),
     ]);
-    const days = new Map<string, { day: string; encodes: number; retrievals: number; reinforcements: number; suppressions: number; promotions: number; reflectionActions: number }>();
+    const days = new Map<string, TrendDay>();
     for (let at = first.getTime(); at <= last.getTime(); at += DAY_MS) {
       const day = dayOf(new Date(at));
-      days.set(day, { day, encodes: 0, retrievals: 0, reinforcements: 0, suppressions: 0, promotions: 0, reflectionActions: 0 });
+      days.set(day, { day, encodes: 0, retrievals: 0, reinforcements: 0, suppressions: 0, promotions: 0, reflectionActions: 0, events: 0 });
     }
     for (const { day, key, count } of history) {
       const entry = days.get(day);
@@ -107,6 +110,10 @@ export function metricsService(repositories: { metrics: ReflectionMetricsReposit
     for (const { day, count } of events) {
       const entry = days.get(day);
       if (entry) entry.reflectionActions += count;
+    }
+    for (const { day, count } of developerEvents) {
+      const entry = days.get(day);
+      if (entry) entry.events += count;
     }
     for (const { day, count } of retrievals) {
       const entry = days.get(day);

@@ -46,6 +46,8 @@ export interface ReflectionMetricsRepository {
   historyByDay(scope: ReflectionScope, actions: readonly string[], from: Date, to: Date): Promise<DayCount[]>;
   /** Reflection events per day (key "events"), in [from, to). */
   eventsByDay(scope: ReflectionScope, from: Date, to: Date): Promise<DayCount[]>;
+  /** Developer events received per day (key "developerEvents"), in [from, to). */
+  developerEventsByDay(scope: ReflectionScope, from: Date, to: Date): Promise<DayCount[]>;
 }
 
 export interface UsageIncrement {

@@ -1,0 +1,37 @@
+import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { RouterProvider } from "react-router";
+import { isApiError } from "./api/api-error";
+import { router } from "./app/routes";
+import { SessionProvider } from "./session/session";
+import "./styles.css";
+
+const queryClient: QueryClient = new QueryClient({
+  // A session that ended (signed out elsewhere, expired) shows as signed out, which sends the person to sign in.
+  queryCache: new QueryCache({
+    onError: (error) => {
+      if (isApiError(error) && error.status === 401) queryClient.setQueryData(["session"], null);
+    },
+  }),
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      // A refusal (4xx) will not change by asking again; a network failure or 5xx may.
+      retry: (failures, error) => failures < 2 && !(isApiError(error) && error.status >= 400 && error.status < 500),
+    },
+  },
+});
+
+const root = document.getElementById("root");
+if (!root) throw new Error("index.html has no #root");
+
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <RouterProvider router={router} />
+      </SessionProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

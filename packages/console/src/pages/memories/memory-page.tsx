@@ -1,0 +1,30 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link, useParams } from "react-router";
+import { api, ok } from "../../api/client";
+import { useSignedIn } from "../../session/session";
+import { Page } from "../../ui/page";
+import { QueryView } from "../../ui/query-view";
+import { MemoryActions } from "./memory-actions";
+import { MemoryDetails, MemorySource } from "./memory-details";
+import { MemoryHistory } from "./memory-history";
+
+/** One memory: its details, where it came from, its history, and the state changes an owner or admin may make. */
+export function MemoryPage() {
+  const { memoryId = "" } = useParams();
+  const { canManage } = useSignedIn();
+  const memory = useQuery({ queryKey: ["memory", memoryId], queryFn: () => ok(api.memory.get({ params: { id: memoryId } })) });
+  return (
+    <Page title="Memory" actions={<Link to="/memories">Back to memories</Link>}>
+      <QueryView query={memory} loading="Loading the memory…">
+        {({ memory: details, source, history }) => (
+          <>
+            <MemoryDetails memory={details} />
+            <MemoryActions id={details.id} state={details.state} canManage={canManage} />
+            <MemorySource source={source} />
+            <MemoryHistory history={history} />
+          </>
+        )}
+      </QueryView>
+    </Page>
+  );
+}

@@ -1,0 +1,43 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { api, ok } from "../../api/client";
+import { useSignedIn } from "../../session/session";
+import { Page, Panel } from "../../ui/page";
+import { QueryView } from "../../ui/query-view";
+import { type CreatedToken, CreateTokenForm } from "./create-token-form";
+import { OneTimeSecret } from "../../ui/one-time-secret";
+import { TokensTable } from "./tokens-table";
+
+/** Access tokens for `/v1`: members read the list; owners and admins create and revoke. */
+export function TokensPage() {
+  const { canManage } = useSignedIn();
+  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const tokens = useQuery({ queryKey: ["tokens"], queryFn: () => ok(api.organization.listTokens()) });
+
+  return (
+    <Page title="Tokens">
+      <Panel title="New token">
+        {canManage ? (
+          <>
+            {created ? (
+              <OneTimeSecret
+                label="Token secret"
+                secret={created.secret}
+                description={`The token ${created.name} was created. Send it as "Authorization: Bearer <token>" to /v1.`}
+                onDismiss={() => setCreated(null)}
+              />
+            ) : null}
+            <CreateTokenForm onCreated={setCreated} />
+          </>
+        ) : (
+          <p className="hint">Only owners and admins create and revoke tokens; you can see the list below.</p>
+        )}
+      </Panel>
+      <Panel title="All tokens">
+        <QueryView query={tokens} loading="Loading tokens…" empty="No tokens yet." isEmpty={(data) => data.tokens.length === 0}>
+          {(data) => <TokensTable tokens={data.tokens} canManage={canManage} />}
+        </QueryView>
+      </Panel>
+    </Page>
+  );
+}

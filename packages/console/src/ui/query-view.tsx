@@ -1,0 +1,27 @@
+import type { UseQueryResult } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { ErrorMessage } from "./error-message";
+
+interface QueryViewProps<T> {
+  query: UseQueryResult<T>;
+  /** What is loading, for screen readers: "Loading memories…". */
+  loading: string;
+  /** Shown instead of the children when the data is empty. */
+  empty?: ReactNode;
+  isEmpty?: (data: T) => boolean;
+  children: (data: T) => ReactNode;
+}
+
+/** The loading, error and empty states every page shows around its data. */
+export function QueryView<T>({ query, loading, empty, isEmpty, children }: QueryViewProps<T>) {
+  if (query.isPending) {
+    return (
+      <p className="state state-loading" role="status">
+        {loading}
+      </p>
+    );
+  }
+  if (query.isError) return <ErrorMessage error={query.error} onRetry={() => void query.refetch()} />;
+  if (empty !== undefined && isEmpty?.(query.data)) return <div className="state state-empty">{empty}</div>;
+  return <>{children(query.data)}</>;
+}
