@@ -6405,7 +6405,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6421,7 +6420,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6437,7 +6435,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6453,7 +6450,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6469,7 +6465,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6485,7 +6480,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6501,7 +6495,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6517,7 +6510,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6533,7 +6525,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6549,7 +6540,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6565,7 +6555,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6617,7 +6606,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6633,7 +6621,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6649,7 +6636,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6665,7 +6651,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6681,7 +6666,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6697,7 +6681,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6713,7 +6696,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6729,7 +6711,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6745,7 +6726,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6761,7 +6741,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6777,7 +6756,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6840,7 +6818,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6856,7 +6833,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6872,7 +6848,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6888,7 +6863,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6904,7 +6878,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6920,7 +6893,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6936,7 +6908,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6952,7 +6923,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6968,7 +6938,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -6984,7 +6953,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7000,7 +6968,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7070,7 +7037,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7086,7 +7052,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7102,7 +7067,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7118,7 +7082,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7134,7 +7097,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7150,7 +7112,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7166,7 +7127,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7182,7 +7142,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7198,7 +7157,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7214,7 +7172,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7230,7 +7187,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7301,7 +7257,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7317,7 +7272,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7333,7 +7287,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7349,7 +7302,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7365,7 +7317,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7381,7 +7332,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7397,7 +7347,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7413,7 +7362,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7429,7 +7377,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7445,7 +7392,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7461,7 +7407,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7522,7 +7467,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7538,7 +7482,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7554,7 +7497,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7570,7 +7512,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7586,7 +7527,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7602,7 +7542,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7618,7 +7557,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7634,7 +7572,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7650,7 +7587,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7666,7 +7602,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7682,7 +7617,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7752,7 +7686,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7768,7 +7701,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7784,7 +7716,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7800,7 +7731,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7816,7 +7746,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7832,7 +7761,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7848,7 +7776,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7864,7 +7791,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7880,7 +7806,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7896,7 +7821,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7912,7 +7836,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7968,7 +7891,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -7984,7 +7906,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8000,7 +7921,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8016,7 +7936,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8032,7 +7951,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8048,7 +7966,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8064,7 +7981,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8080,7 +7996,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8096,7 +8011,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8112,7 +8026,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8128,7 +8041,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8195,7 +8107,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8211,7 +8122,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8227,7 +8137,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8243,7 +8152,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8259,7 +8167,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8275,7 +8182,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8291,7 +8197,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8307,7 +8212,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8323,7 +8227,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8339,7 +8242,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8355,7 +8257,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8409,7 +8310,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8425,7 +8325,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8441,7 +8340,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8457,7 +8355,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8473,7 +8370,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8489,7 +8385,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8505,7 +8400,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8521,7 +8415,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8537,7 +8430,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8553,7 +8445,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8569,7 +8460,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8635,7 +8525,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8651,7 +8540,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8667,7 +8555,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8683,7 +8570,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8699,7 +8585,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8715,7 +8600,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8731,7 +8615,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8747,7 +8630,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8763,7 +8645,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8779,7 +8660,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8795,7 +8675,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8855,7 +8734,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8871,7 +8749,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8887,7 +8764,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8903,7 +8779,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8919,7 +8794,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8935,7 +8809,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8951,7 +8824,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8967,7 +8839,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8983,7 +8854,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -8999,7 +8869,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9015,7 +8884,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9087,7 +8955,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9103,7 +8970,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9119,7 +8985,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9135,7 +9000,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9151,7 +9015,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9167,7 +9030,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9183,7 +9045,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9199,7 +9060,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9215,7 +9075,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9231,7 +9090,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9247,7 +9105,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9301,7 +9158,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9317,7 +9173,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9333,7 +9188,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9349,7 +9203,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9365,7 +9218,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9381,7 +9233,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9397,7 +9248,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9413,7 +9263,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9429,7 +9278,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9445,7 +9293,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9461,7 +9308,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9513,7 +9359,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9529,7 +9374,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9545,7 +9389,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9561,7 +9404,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9577,7 +9419,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9593,7 +9434,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9609,7 +9449,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9625,7 +9464,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9641,7 +9479,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9657,7 +9494,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9673,7 +9509,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9753,7 +9588,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9769,7 +9603,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9785,7 +9618,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9801,7 +9633,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9817,7 +9648,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9833,7 +9663,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9849,7 +9678,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9865,7 +9693,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9881,7 +9708,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9897,7 +9723,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9913,7 +9738,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -9991,7 +9815,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10007,7 +9830,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10023,7 +9845,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10039,7 +9860,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10055,7 +9875,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10071,7 +9890,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10087,7 +9905,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10103,7 +9920,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10119,7 +9935,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10135,7 +9950,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10151,7 +9965,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10229,7 +10042,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10245,7 +10057,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10261,7 +10072,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10277,7 +10087,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10293,7 +10102,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10309,7 +10117,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10325,7 +10132,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10341,7 +10147,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10357,7 +10162,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10373,7 +10177,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10389,7 +10192,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10454,7 +10256,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10470,7 +10271,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10486,7 +10286,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10502,7 +10301,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10518,7 +10316,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10534,7 +10331,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10550,7 +10346,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10566,7 +10361,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10582,7 +10376,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10598,7 +10391,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10614,7 +10406,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10688,7 +10479,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10704,7 +10494,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10720,7 +10509,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10736,7 +10524,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10752,7 +10539,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10768,7 +10554,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10784,7 +10569,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10800,7 +10584,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10816,7 +10599,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10832,7 +10614,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10848,7 +10629,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10904,7 +10684,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10920,7 +10699,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10936,7 +10714,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10952,7 +10729,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10968,7 +10744,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -10984,7 +10759,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11000,7 +10774,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11016,7 +10789,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11032,7 +10804,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11048,7 +10819,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11064,7 +10834,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11140,7 +10909,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11156,7 +10924,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11172,7 +10939,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11188,7 +10954,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11204,7 +10969,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11220,7 +10984,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11236,7 +10999,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11252,7 +11014,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11268,7 +11029,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11284,7 +11044,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11300,7 +11059,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11365,7 +11123,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11381,7 +11138,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11397,7 +11153,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11413,7 +11168,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11429,7 +11183,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11445,7 +11198,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11461,7 +11213,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11477,7 +11228,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11493,7 +11243,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11509,7 +11258,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11525,7 +11273,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11604,7 +11351,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11620,7 +11366,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11636,7 +11381,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11652,7 +11396,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11668,7 +11411,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11684,7 +11426,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11700,7 +11441,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11716,7 +11456,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11732,7 +11471,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11748,7 +11486,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11764,7 +11501,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11836,7 +11572,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11852,7 +11587,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11868,7 +11602,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11884,7 +11617,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11900,7 +11632,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11916,7 +11647,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11932,7 +11662,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11948,7 +11677,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11964,7 +11692,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11980,7 +11707,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -11996,7 +11722,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12052,7 +11777,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12068,7 +11792,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12084,7 +11807,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12100,7 +11822,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12116,7 +11837,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12132,7 +11852,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12148,7 +11867,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12164,7 +11882,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12180,7 +11897,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12196,7 +11912,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12212,7 +11927,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12289,7 +12003,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12305,7 +12018,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12321,7 +12033,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12337,7 +12048,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12353,7 +12063,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12369,7 +12078,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12385,7 +12093,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12401,7 +12108,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12417,7 +12123,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12433,7 +12138,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12449,7 +12153,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12530,7 +12233,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12546,7 +12248,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12562,7 +12263,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12578,7 +12278,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12594,7 +12293,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12610,7 +12308,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12626,7 +12323,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12642,7 +12338,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12658,7 +12353,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12674,7 +12368,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12690,7 +12383,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12770,7 +12462,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12786,7 +12477,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12802,7 +12492,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12818,7 +12507,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12834,7 +12522,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12850,7 +12537,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12866,7 +12552,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12882,7 +12567,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12898,7 +12582,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12914,7 +12597,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -12930,7 +12612,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13043,7 +12724,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13059,7 +12739,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13075,7 +12754,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13091,7 +12769,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13107,7 +12784,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13123,7 +12799,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13139,7 +12814,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13155,7 +12829,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13171,7 +12844,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13187,7 +12859,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13203,7 +12874,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13277,7 +12947,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13293,7 +12962,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13309,7 +12977,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13325,7 +12992,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13341,7 +13007,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13357,7 +13022,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13373,7 +13037,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13389,7 +13052,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13405,7 +13067,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13421,7 +13082,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13437,7 +13097,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13513,7 +13172,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13529,7 +13187,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13545,7 +13202,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13561,7 +13217,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13577,7 +13232,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13593,7 +13247,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13609,7 +13262,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13625,7 +13277,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13641,7 +13292,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13657,7 +13307,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13673,7 +13322,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13777,7 +13425,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13793,7 +13440,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13809,7 +13455,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13825,7 +13470,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13841,7 +13485,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13857,7 +13500,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13873,7 +13515,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13889,7 +13530,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13905,7 +13545,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13921,7 +13560,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -13937,7 +13575,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14002,7 +13639,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14018,7 +13654,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14034,7 +13669,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14050,7 +13684,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14066,7 +13699,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14082,7 +13714,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14098,7 +13729,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14114,7 +13744,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14130,7 +13759,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14146,7 +13774,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14162,7 +13789,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14227,7 +13853,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14243,7 +13868,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14259,7 +13883,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14275,7 +13898,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14291,7 +13913,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14307,7 +13928,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14323,7 +13943,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14339,7 +13958,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14355,7 +13973,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14371,7 +13988,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14387,7 +14003,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14453,7 +14068,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14469,7 +14083,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14485,7 +14098,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14501,7 +14113,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14517,7 +14128,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14533,7 +14143,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14549,7 +14158,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14565,7 +14173,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14581,7 +14188,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14597,7 +14203,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14613,7 +14218,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14674,7 +14278,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14690,7 +14293,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14706,7 +14308,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14722,7 +14323,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14738,7 +14338,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14754,7 +14353,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14770,7 +14368,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14786,7 +14383,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14802,7 +14398,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14818,7 +14413,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14834,7 +14428,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14916,7 +14509,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14932,7 +14524,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14948,7 +14539,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14964,7 +14554,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14980,7 +14569,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -14996,7 +14584,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15012,7 +14599,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15028,7 +14614,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15044,7 +14629,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15060,7 +14644,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15076,7 +14659,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15145,7 +14727,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15161,7 +14742,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15177,7 +14757,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15193,7 +14772,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15209,7 +14787,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15225,7 +14802,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15241,7 +14817,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15257,7 +14832,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15273,7 +14847,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15289,7 +14862,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15305,7 +14877,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15368,7 +14939,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15384,7 +14954,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15400,7 +14969,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15416,7 +14984,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15432,7 +14999,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15448,7 +15014,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15464,7 +15029,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15480,7 +15044,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15496,7 +15059,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15512,7 +15074,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15528,7 +15089,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15633,7 +15193,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15649,7 +15208,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15665,7 +15223,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15681,7 +15238,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15697,7 +15253,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15713,7 +15268,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15729,7 +15283,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15745,7 +15298,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15761,7 +15313,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15777,7 +15328,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15793,7 +15343,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15871,7 +15420,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15887,7 +15435,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15903,7 +15450,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15919,7 +15465,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15935,7 +15480,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15951,7 +15495,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15967,7 +15510,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15983,7 +15525,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -15999,7 +15540,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16015,7 +15555,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16031,7 +15570,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16109,7 +15647,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16125,7 +15662,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16141,7 +15677,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16157,7 +15692,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16173,7 +15707,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16189,7 +15722,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16205,7 +15737,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16221,7 +15752,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16237,7 +15767,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16253,7 +15782,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16269,7 +15797,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16347,7 +15874,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16363,7 +15889,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16379,7 +15904,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16395,7 +15919,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16411,7 +15934,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16427,7 +15949,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16443,7 +15964,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16459,7 +15979,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16475,7 +15994,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16491,7 +16009,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16507,7 +16024,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16585,7 +16101,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16601,7 +16116,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16617,7 +16131,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16633,7 +16146,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16649,7 +16161,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16665,7 +16176,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16681,7 +16191,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16697,7 +16206,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16713,7 +16221,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16729,7 +16236,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };
@@ -16745,7 +16251,6 @@ export interface operations {
                         success: false;
                         error: string;
                         message: string;
-                        param?: string;
                         retryAfter?: number;
                     };
                 };

@@ -1,14 +1,12 @@
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-/** The console package's build (`pnpm --filter @engram/console build`), or null when it has not been built. */
+/**
+ * The console package's build (`pnpm --filter @engram/console build`) in this workspace, or null when it has not
+ * been built. Found by its place beside the server (`server/src` and the bundle in `server/dist` are both two
+ * levels below the workspace root), not as a dependency: the console's tests depend on the server.
+ */
 export function builtConsoleDir(): string | null {
-  try {
-    const directory = join(dirname(createRequire(import.meta.url).resolve("@engram/console/package.json")), "dist");
-    return existsSync(join(directory, "index.html")) ? directory : null;
-  } catch {
-    // Installed without the console package (a server-only deployment): there is nothing to serve.
-    return null;
-  }
+  const directory = fileURLToPath(new URL("../../packages/console/dist/", import.meta.url));
+  return existsSync(`${directory}index.html`) ? directory : null;
 }

@@ -96,7 +96,7 @@ export const organizationContract = c.router({
     body: z
       .object({
         name: z.string().trim().min(1).max(100),
-        scopes: z.array(ZScope).min(1).max(20),
+        scopes: z.array(ZScope).min(1, "choose at least one scope").max(20),
         environment: ZEnvironment,
         agents: z.array(ZAgentSlug).max(100).optional(),
       })

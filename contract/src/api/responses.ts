@@ -5,8 +5,6 @@ export const ZApiFailure = z.object({
   success: z.literal(false),
   error: z.string(),
   message: z.string(),
-  /** The request field at fault (`processes.duplicates.similarity`, `cursor`), when the failure names one. */
-  param: z.string().optional(),
   /** Seconds to wait; present on 429 and repeats the Retry-After header. */
   retryAfter: z.number().int().optional(),
 });

@@ -1,19 +1,14 @@
-import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router";
 import { isApiError } from "./api/api-error";
+import { whenSessionEnds } from "./api/client";
 import { router } from "./app/routes";
 import { SessionProvider } from "./session/session";
 import "./styles.css";
 
 const queryClient: QueryClient = new QueryClient({
-  // A session that ended (signed out elsewhere, expired) shows as signed out, which sends the person to sign in.
-  queryCache: new QueryCache({
-    onError: (error) => {
-      if (isApiError(error) && error.status === 401) queryClient.setQueryData(["session"], null);
-    },
-  }),
   defaultOptions: {
     queries: {
       staleTime: 10_000,
@@ -22,6 +17,10 @@ const queryClient: QueryClient = new QueryClient({
     },
   },
 });
+
+// A session that ended (signed out elsewhere, expired) shows as signed out, whichever call found out, which sends
+// the person to sign in and back to the same page after.
+whenSessionEnds(() => queryClient.setQueryData(["session"], null));
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root");

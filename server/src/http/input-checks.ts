@@ -63,13 +63,19 @@ export function bodyProblem(body: unknown): { path: string; problem: string } | 
 }
 
 /**
- * Refuses a NUL or a lone surrogate in any path parameter, query value or body string, a `__proto__` field, and absurd nesting, for every
+ * Refuses a NUL or a lone surrogate in any path parameter, query value or body string, a query key given more than
+ * once or in bracket form, a `__proto__` field, and absurd nesting, for every
  * route in one place: both backends answer the same 400 instead of one storing it and the other failing.
  */
 export const checkInput: RequestHandler = (req, _res, next) => {
   for (const [name, value] of Object.entries(req.params)) {
     const problem = stringProblem(value);
     if (problem) return next(new AppError("invalid_parameter", `${name}: ${problem}.`, name));
+  }
+  // No route reads a list or an object from the query string: a key sent twice (`?q=a&q=b`) or in bracket form
+  // (`limit[]=5`) is refused rather than coerced, or silently half-read.
+  for (const [name, value] of Object.entries(req.query)) {
+    if (typeof value !== "string") return next(new AppError("invalid_parameter", `${name}: give it once, as a plain value (not repeated, and without brackets).`, name));
   }
   const inQuery = bodyProblem(req.query);
   if (inQuery) return next(new AppError("invalid_parameter", `${inQuery.path}: ${inQuery.problem}.`, inQuery.path || null));

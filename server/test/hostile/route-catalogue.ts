@@ -148,3 +148,25 @@ export const apiBodyRoutes = apiRoutes.filter((route) => route.validBody !== und
 export function apiPathFor(route: CataloguedApiRoute, value: string): string {
   return route.param ? route.path.replace(`{${route.param.name}}`, value) : route.path;
 }
+
+/** A cursor as the server hands them out (a position: a time and an id). */
+const cursor = Buffer.from(JSON.stringify(["2026-01-01T00:00:00.000Z", "mem_0123456789abcdef0123456789abcdef"])).toString("base64url");
+
+/**
+ * Every query key of each `/api` route that reads a query string, with a value it accepts on its own, so in a
+ * hostile variant (the key twice, as a list or an object, empty) the variant is the only fault. A test checks
+ * the keys against the contract so none is missed.
+ */
+export const apiQueries: Record<string, Record<string, string>> = {
+  listCandidates: { environment: "production" },
+  registry: { assistantType: "org_shared", category: "memory" },
+  reflectionEvents: { environment: "production", process: "duplicates", action: "suppressed_duplicate", from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z", cursor, limit: "10" },
+  reflectionAudits: { environment: "production", cursor, limit: "10" },
+  reflectionMetrics: { environment: "production", from: "2026-01-01", to: "2026-01-02" },
+  reflectionMetricsSummary: { environment: "production" },
+  reflectionMetricsTrend: { environment: "production", from: "2026-01-01", to: "2026-01-02" },
+  reflectionMetricsDistribution: { environment: "production" },
+  searchMemories: { environment: "production", q: "deploy", kind: "fact", state: "durable", agent: "helper", subject: "payments", source: "api", cursor, limit: "10" },
+  developerEvents: { environment: "production", type: "deploy.completed", cursor, limit: "10" },
+  workflowStates: { environment: "production", workflow: "deployment", limit: "10" },
+};

@@ -268,6 +268,14 @@ describe("events", () => {
     expectFailure(await get("process=decay"), 400, "invalid_parameter", /^process: /);
     expectFailure(await get("action=deleted"), 400, "invalid_parameter", /^action: /);
     expectFailure(await get("from=yesterday"), 400, "invalid_parameter", /^from: /);
+    // Times no backend can compare (Postgres has no year 0) are refused the same on both, never a 500.
+    expectFailure(await get("from=0000-01-01T00:00:00Z"), 400, "invalid_parameter", /^from: /);
+    expectFailure(await get("to=0000-06-01T00:00:00Z"), 400, "invalid_parameter", /^to: /);
+    for (const path of ["/metrics", "/metrics/trend"]) {
+      expectFailure(await member.get(`${BASE}${path}?to=0001-01-01`), 400, "invalid_parameter", /^from: /);
+      expectFailure(await member.get(`${BASE}${path}?from=0000-12-31&to=0001-01-05`), 400, "invalid_parameter", /^from: /);
+    }
+    expect((await member.get(`${BASE}/metrics/trend?from=0001-01-01&to=0001-01-30`)).status).toBe(200);
     expectFailure(await get("environment=prod"), 400, "invalid_parameter", /^environment: /);
     expectFailure(await get("environment=test&environment=staging"), 400, "invalid_parameter", /^environment: /);
     expectFailure(await get("page=2"), 400, "unknown_parameter");

@@ -8,8 +8,6 @@ export class ApiError extends Error {
   readonly code: string;
   readonly validationErrors: ValidationProblem[];
   readonly retryAfter: number | null;
-  /** The request field the server names as at fault, if any. */
-  readonly param: string | null;
 
   constructor(status: number, body: unknown, cause?: unknown) {
     const failure = (body ?? {}) as Partial<TApiFailure & TApiValidationFailure>;
@@ -21,7 +19,6 @@ export class ApiError extends Error {
     this.code = typeof failure.error === "string" ? failure.error : "unexpected_answer";
     this.validationErrors = problems;
     this.retryAfter = typeof failure.retryAfter === "number" ? failure.retryAfter : null;
-    this.param = typeof failure.param === "string" ? failure.param : null;
   }
 }
 

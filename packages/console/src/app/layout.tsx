@@ -1,7 +1,7 @@
 import type { TEnvironment } from "@engram/contract";
 import { useMutation } from "@tanstack/react-query";
-import { useId } from "react";
-import { NavLink, Outlet, useNavigate } from "react-router";
+import { useEffect, useId, useRef } from "react";
+import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { api, ok } from "../api/client";
 import { useSignedIn } from "../session/session";
 import { ErrorMessage } from "../ui/error-message";
@@ -70,7 +70,9 @@ function SignOut() {
   });
   return (
     <div className="account">
-      <span className="account-email">{session.user.email}</span>
+      <Link className="account-email" to="/account" aria-label={`Account: ${session.user.email}`}>
+        {session.user.email}
+      </Link>
       <button type="button" className="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
         Sign out
       </button>
@@ -79,9 +81,23 @@ function SignOut() {
   );
 }
 
+/** After moving to another page (not on the first), focus goes to its content, as a full page load would. */
+function useFocusOnNavigation() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById("main")?.focus();
+  }, [pathname]);
+}
+
 /** The frame of every signed-in page: skip link, header with the switchers, navigation, and the page. */
 export function Layout() {
   const { organization } = useSignedIn();
+  useFocusOnNavigation();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">

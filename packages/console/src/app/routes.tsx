@@ -6,10 +6,20 @@ import { RequireSession } from "./require-session";
 /** A page loaded on first visit, so the first page's JavaScript stays small (see scripts/check-budget.mjs). */
 const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) => async () => ({ Component: pick(await load()) });
 
+/** Shown while the first page's code loads. */
+function PageLoading() {
+  return (
+    <p className="state state-loading" role="status">
+      Loading…
+    </p>
+  );
+}
+
 export const router = createBrowserRouter([
-  { path: "/sign-in", lazy: page(() => import("../pages/sign-in/sign-in-page"), (m) => m.SignInPage) },
+  { path: "/sign-in", lazy: page(() => import("../pages/sign-in/sign-in-page"), (m) => m.SignInPage), HydrateFallback: PageLoading },
   {
     element: <RequireSession />,
+    HydrateFallback: PageLoading,
     children: [
       {
         element: <Layout />,
@@ -24,6 +34,7 @@ export const router = createBrowserRouter([
           { path: "reflection", lazy: page(() => import("../pages/reflection/reflection-page"), (m) => m.ReflectionPage) },
           { path: "tokens", lazy: page(() => import("../pages/tokens/tokens-page"), (m) => m.TokensPage) },
           { path: "members", lazy: page(() => import("../pages/members/members-page"), (m) => m.MembersPage) },
+          { path: "account", lazy: page(() => import("../pages/account/account-page"), (m) => m.AccountPage) },
           { path: "*", lazy: page(() => import("../pages/not-found-page"), (m) => m.NotFoundPage) },
         ],
       },

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { formatNumber } from "./format";
+import { TableScroll } from "./table-scroll";
 
 export interface Series<K extends string> {
   key: K;
@@ -68,7 +69,7 @@ function ChartData<K extends string>({ title, data, series, xLabel = "Day" }: Ch
   return (
     <details className="chart-data">
       <summary>Show the data</summary>
-      <div className="table-wrap">
+      <TableScroll label={`${title}: the data`}>
         <table>
           <caption className="visually-hidden">{title}</caption>
           <thead>
@@ -94,7 +95,7 @@ function ChartData<K extends string>({ title, data, series, xLabel = "Day" }: Ch
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </details>
   );
 }

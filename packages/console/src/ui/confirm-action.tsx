@@ -29,11 +29,13 @@ export function ConfirmAction({ label, title, description, confirmLabel = label,
   };
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const text = String(new FormData(event.currentTarget).get("reason") ?? "").trim();
+    // Kept before the await: React clears currentTarget once the handler yields.
+    const form = event.currentTarget;
+    const text = String(new FormData(form).get("reason") ?? "").trim();
     setPending(true);
     try {
       await onConfirm(text || undefined);
-      event.currentTarget?.reset();
+      form.reset();
       dialog.current?.close();
     } catch (failure) {
       setError(failure);

@@ -1,5 +1,6 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
+import { isApiError } from "../api/api-error";
 import { ErrorMessage } from "./error-message";
 
 interface QueryViewProps<T> {
@@ -21,7 +22,11 @@ export function QueryView<T>({ query, loading, empty, isEmpty, children }: Query
       </p>
     );
   }
-  if (query.isError) return <ErrorMessage error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.isError) {
+    // Asking again cannot change a refusal (404, 403, 400); it may help after a network failure, a 429 or a 5xx.
+    const mayHelp = !isApiError(query.error) || query.error.status === 0 || query.error.status === 429 || query.error.status >= 500;
+    return <ErrorMessage error={query.error} onRetry={mayHelp ? () => void query.refetch() : undefined} />;
+  }
   if (empty !== undefined && isEmpty?.(query.data)) return <div className="state state-empty">{empty}</div>;
   return <>{children(query.data)}</>;
 }

@@ -82,6 +82,9 @@ describe("memory explorer and memory page", () => {
     await page.getByRole("link", { name: "make release after CI is green" }).click();
     await page.waitForURL((url) => url.pathname === `/memories/${procedure}`);
     await page.getByRole("heading", { level: 1, name: "Memory" }).waitFor();
+    // And back to the search that led there.
+    await page.getByRole("link", { name: "Back to memories" }).click();
+    await page.waitForURL((url) => url.pathname === "/memories" && url.searchParams.get("subject") === "payments-service");
   });
 
   it("shows a memory's source and history, changes its state with a reason, and a tombstone removes it from retrieval", async () => {
@@ -117,7 +120,7 @@ describe("memory explorer and memory page", () => {
     await dialog.getByRole("button", { name: "Suppress" }).click();
     await expect.poll(() => history.count(), LONG).toBe(3);
     expect(await history.nth(2).textContent()).toContain("Outdated since the move to nightly resets");
-    expect(await panel(page, "Memory").textContent()).toContain("Suppressed");
+    expect(await panel(page, "Details").textContent()).toContain("Suppressed");
     expect(await actions.getByRole("button").allTextContents()).toEqual(["Reinforce", "Restore", "Tombstone"]);
     expect(await retrievedIds()).not.toContain(id);
 
@@ -127,20 +130,29 @@ describe("memory explorer and memory page", () => {
     await expect.poll(() => history.count(), LONG).toBe(4);
     expect(await retrievedIds()).toContain(id);
 
+    // A dialog opens empty each time: the last reason is not offered again.
+    await actions.getByRole("button", { name: "Reinforce" }).click();
+    await dialog.getByLabel("Reason").fill("Answered the on-call question");
+    await dialog.getByRole("button", { name: "Reinforce" }).click();
+    await expect.poll(() => history.count(), LONG).toBe(5);
+    await actions.getByRole("button", { name: "Reinforce" }).click();
+    expect(await dialog.getByLabel("Reason").inputValue()).toBe("");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
     await actions.getByRole("button", { name: "Tombstone" }).click();
     expect(await dialog.textContent()).toContain("cannot be undone");
     // Nothing changes until confirmed: cancelling leaves the memory as it was.
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    expect(await history.count()).toBe(4);
+    expect(await history.count()).toBe(5);
     await actions.getByRole("button", { name: "Tombstone" }).click();
     await dialog.getByLabel("Reason").fill("Staging is no longer reset");
     await dialog.getByRole("button", { name: "Tombstone" }).click();
-    await expect.poll(() => history.count(), LONG).toBe(5);
-    const last = await history.nth(4).textContent();
+    await expect.poll(() => history.count(), LONG).toBe(6);
+    const last = await history.nth(5).textContent();
     expect(last).toContain("Tombstoned");
     expect(last).toContain("Staging is no longer reset");
     expect(last).toContain(person.email);
-    expect(await panel(page, "Memory").textContent()).toContain("Tombstoned");
+    expect(await panel(page, "Details").textContent()).toContain("Tombstoned");
     expect(await actions.getByRole("button").count()).toBe(0);
     expect(await actions.textContent()).toContain("nothing more can be done");
     await app.checkA11y(page);

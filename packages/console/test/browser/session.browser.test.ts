@@ -53,6 +53,31 @@ describe("signing in and out", () => {
     await page.getByRole("heading", { level: 1, name: "Sign in to Engram" }).waitFor();
   });
 
+  it("changes the password on the Account page: the old one stops working, the new one signs in", async () => {
+    const { page, person } = await app.signIn({ role: "member" });
+    await page.getByRole("link", { name: `Account: ${person.email}` }).click();
+    await page.getByRole("heading", { level: 1, name: "Account" }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
+
+    await page.getByLabel("Current password").fill(person.password);
+    await page.getByLabel("New password", { exact: true }).fill("a new and long password");
+    await page.getByLabel("New password, again").fill("a different one entirely");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByText("The two new passwords differ.").waitFor();
+
+    await page.getByLabel("New password, again").fill("a new and long password");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("status").filter({ hasText: "Password changed." }).waitFor();
+    await app.checkA11y(page);
+    await app.screenshot(page, "account");
+    // This browser stays signed in; elsewhere only the new password works.
+    expect((await page.request.get("/api/auth/me")).status()).toBe(200);
+    const login = (password: string) =>
+      fetch(`${app.server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: person.email, password }) });
+    expect((await login(person.password)).status).toBe(401);
+    expect((await login("a new and long password")).status).toBe(200);
+  });
+
   it("switches organization and environment from the header", async () => {
     const first = await app.signIn({ role: "owner" });
     const secondOrg = await app.server.newOrg();

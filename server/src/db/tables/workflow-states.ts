@@ -50,11 +50,15 @@ export function workflowRepository(db: PrismaTx): WorkflowRepository {
       const rows = await db.$queryRaw<WorkflowRow[]>`SELECT * FROM "WorkflowState" WHERE ${join(matches, " OR ")}`;
       return rows.map((row) => toRecord({ ...row, updatedAt: new Date(row.updatedAt) }));
     },
-    async list(orgId, environment, { workflow, limit } = {}) {
+    async list(orgId, environment) {
+      const rows = await db.workflowState.findMany({ where: { orgId, environment }, orderBy: [{ workflow: "asc" }, { subject: "asc" }, { track: "asc" }] });
+      return rows.map(toRecord);
+    },
+    async listRecent(orgId, environment, { workflow, limit }) {
       const rows = await db.workflowState.findMany({
         where: { orgId, environment, ...(workflow ? { workflow } : {}) },
         orderBy: [{ updatedAt: "desc" }, { workflow: "asc" }, { subject: "asc" }, { track: "asc" }],
-        ...(limit ? { take: limit } : {}),
+        take: limit,
       });
       return rows.map(toRecord);
     },

@@ -5,7 +5,7 @@ import type { EventRepository, WorkflowRepository } from "./ports";
 import type { BusinessEventRecord, WorkflowStateRecord } from "./records";
 
 /** Developer events and the workflow states they keep, for everyone signed in to the organization. */
-export function developerEventViews(deps: { events: Pick<EventRepository, "listNewest">; workflows: Pick<WorkflowRepository, "list"> }) {
+export function developerEventViews(deps: { events: Pick<EventRepository, "listNewest">; workflows: Pick<WorkflowRepository, "listRecent"> }) {
   const { events, workflows } = deps;
   return {
     /** The environment's events, newest first, a page at a time. */
@@ -14,14 +14,14 @@ export function developerEventViews(deps: { events: Pick<EventRepository, "listN
       environment: TEnvironment,
       query: { type?: string; cursor?: string; limit: number },
     ): Promise<{ events: BusinessEventRecord[]; nextCursor: string | null }> {
-      const before = query.cursor ? decodeCursor(query.cursor) : null;
+      const before = decodeCursor(query.cursor);
       const rows = await events.listNewest({ orgId: actor.orgId, environment }, query.type ?? null, before, query.limit + 1);
       const { items, nextCursor } = pageOf(rows, query.limit, (event) => ({ createdAt: event.receivedAt, id: event.id }));
       return { events: items, nextCursor };
     },
 
     workflows: (actor: OrgActor, environment: TEnvironment, options: { workflow?: string; limit: number }): Promise<WorkflowStateRecord[]> =>
-      workflows.list(actor.orgId, environment, options),
+      workflows.listRecent(actor.orgId, environment, options),
   };
 }
 

@@ -28,6 +28,8 @@ export interface EventRepository {
 export interface WorkflowRepository {
   findMany(keys: readonly WorkflowKey[]): Promise<WorkflowStateRecord[]>;
   /** The scope's workflow states (of one workflow, when given), by workflow, subject and track. */
-  /** Most recently changed first; every one when no limit is given (the CLI's full listing). */
-  list(orgId: string, environment: TEnvironment, options?: { workflow?: string; limit?: number }): Promise<WorkflowStateRecord[]>;
+  /** Every workflow state of the environment, by workflow, subject and track (the CLI's full listing). */
+  list(orgId: string, environment: TEnvironment): Promise<WorkflowStateRecord[]>;
+  /** The most recently changed first, at most `limit`, optionally of one workflow. */
+  listRecent(orgId: string, environment: TEnvironment, options: { workflow?: string; limit: number }): Promise<WorkflowStateRecord[]>;
 }

@@ -12,9 +12,17 @@ export function encodeCursor(position: PagePosition): string {
 }
 
 const CURSOR_SHAPE = /^[A-Za-z0-9_-]+$/;
+/** Ids as this server makes them; nothing else (a NUL, a lone surrogate) ever reaches a query. */
+const ID_SHAPE = /^[A-Za-z0-9_-]{1,100}$/;
+/** The form toISOString writes for years 1 to 9999: what both backends store (Postgres has no year 0). */
+const TIME_SHAPE = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** The position a cursor names; anything this server did not hand out is refused. */
-export function decodeCursor(cursor: string): PagePosition {
+/**
+ * The position a cursor names, or null without one (the first page); anything this server did not hand out,
+ * an empty cursor included, is refused.
+ */
+export function decodeCursor(cursor: string | undefined): PagePosition | null {
+  if (cursor === undefined) return null;
   const refused = () => new AppError("invalid_parameter", "cursor: not a cursor from a previous page; start again without one.", "cursor");
   if (!CURSOR_SHAPE.test(cursor)) throw refused();
   let decoded: unknown;
@@ -23,10 +31,12 @@ export function decodeCursor(cursor: string): PagePosition {
   } catch {
     throw refused();
   }
-  if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== "string" || typeof decoded[1] !== "string" || decoded[1].length > 100) throw refused();
-  const createdAt = new Date(decoded[0]);
-  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== decoded[0]) throw refused();
-  return { createdAt, id: decoded[1] };
+  if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== "string" || typeof decoded[1] !== "string") throw refused();
+  const [time, id] = decoded as [string, string];
+  if (!TIME_SHAPE.test(time) || !ID_SHAPE.test(id)) throw refused();
+  const createdAt = new Date(time);
+  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== time) throw refused();
+  return { createdAt, id };
 }
 
 /** Cuts rows read one past `limit` to a page: the extra row tells whether another page follows. */

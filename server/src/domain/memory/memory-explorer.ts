@@ -54,7 +54,7 @@ export function memoryExplorer(deps: {
     if (query.state && query.state !== "durable") {
       throw new AppError("invalid_parameter", `state: a search with q ranks durable memories only; leave out q to list ${query.state} memories.`, "state");
     }
-    if (query.cursor) throw new AppError("invalid_parameter", "cursor: a search with q answers a single page; leave out cursor.", "cursor");
+    if (query.cursor !== undefined) throw new AppError("invalid_parameter", "cursor: a search with q answers a single page; leave out cursor.", "cursor");
     const scope = { orgId: actor.orgId, environment: query.environment, agentSlug: query.agent ?? null };
     const answer = await retrieve(scope, { query: query.q, limit: memoryLimits.retrieveMaxLimit, includeContext: false, contextMode: "full" });
     const wanted = (memory: TMemory) =>
@@ -67,7 +67,7 @@ export function memoryExplorer(deps: {
 
   /** Memories in any state (or the one asked for), newest first, a page at a time. */
   async function listed(actor: OrgActor, query: ExplorerQuery): Promise<ExplorerPage> {
-    const before = query.cursor ? decodeCursor(query.cursor) : null;
+    const before = decodeCursor(query.cursor);
     const filter: MemoryListFilter = {
       orgId: actor.orgId,
       environment: query.environment,

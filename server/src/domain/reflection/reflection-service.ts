@@ -2,6 +2,7 @@ import { type TEnvironment, type TReflectionAction, type TReflectionProcess, typ
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
 import { decodeCursor, pageOf } from "../kernel/page-cursor";
+import { storableTime } from "../kernel/storable-time";
 import { type OrgActor, requireManager } from "../people/roles";
 import type { Store } from "../store";
 import type { MetricsService, TrendRange } from "./metrics/metrics-service";
@@ -52,12 +53,12 @@ export function reflectionService(store: Store, deps: { clock: Clock; runner: Re
     },
 
     async events(actor: OrgActor, environment: TEnvironment, query: EventQuery): Promise<{ events: ReflectionEventRecord[]; nextCursor: string | null }> {
-      const before = query.cursor ? decodeCursor(query.cursor) : null;
+      const before = decodeCursor(query.cursor);
       const filter = {
         process: query.process,
         action: query.action,
-        from: query.from ? new Date(query.from) : undefined,
-        to: query.to ? new Date(query.to) : undefined,
+        from: query.from ? storableTime(new Date(query.from), "from") : undefined,
+        to: query.to ? storableTime(new Date(query.to), "to") : undefined,
       };
       const rows = await store.reflectionEvents.list(scopeOf(actor, environment), filter, before, query.limit + 1);
       const { items, nextCursor } = pageOf(rows, query.limit, (event) => ({ createdAt: event.createdAt, id: event.id }));
@@ -65,7 +66,7 @@ export function reflectionService(store: Store, deps: { clock: Clock; runner: Re
     },
 
     async audits(actor: OrgActor, environment: TEnvironment, query: { cursor?: string; limit: number }): Promise<{ audits: ReflectionRunRecord[]; nextCursor: string | null }> {
-      const before = query.cursor ? decodeCursor(query.cursor) : null;
+      const before = decodeCursor(query.cursor);
       const rows = await store.reflectionRuns.list(scopeOf(actor, environment), before, query.limit + 1);
       const { items, nextCursor } = pageOf(rows, query.limit, (run) => ({ createdAt: run.startedAt, id: run.id }));
       return { audits: items, nextCursor };

@@ -14,13 +14,7 @@ function sendFailure(res: Response, error: AppError): void {
     return void res.status(400).json(body);
   }
   if (error.retryAfter !== undefined) res.setHeader("Retry-After", String(error.retryAfter));
-  const body: TApiFailure = {
-    success: false,
-    error: error.code,
-    message: error.message,
-    ...(error.param === null ? {} : { param: error.param }),
-    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
-  };
+  const body: TApiFailure = { success: false, error: error.code, message: error.message, ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }) };
   res.status(errorCodes[error.code].status).json(body);
 }
 

@@ -5,10 +5,11 @@ import { Page, Panel } from "../../ui/page";
 import { QueryView } from "../../ui/query-view";
 import { type AssistantDetail, assistantTypeNames, useAssistants } from "./assistant-queries";
 import { CreateAssistantForm } from "./create-assistant-form";
+import { TableScroll } from "../../ui/table-scroll";
 
 function AssistantsTable({ assistants, userId }: { assistants: AssistantDetail[]; userId: string }) {
   return (
-    <div className="table-wrap">
+    <TableScroll label="Assistants">
       <table>
         <caption className="visually-hidden">Assistants</caption>
         <thead>
@@ -37,7 +38,7 @@ function AssistantsTable({ assistants, userId }: { assistants: AssistantDetail[]
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

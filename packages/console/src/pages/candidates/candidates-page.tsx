@@ -10,6 +10,7 @@ import { QueryView } from "../../ui/query-view";
 import { CandidateCard } from "./candidate-card";
 import { type Decision, review, type ReviewOutcome, reviewMany } from "./review";
 import { ReviewOutcomeReport } from "./review-outcome";
+import { countOf } from "../../ui/format";
 
 function BulkReview({ candidates, selected, onSelectAll, onReview }: { candidates: TCandidate[]; selected: TCandidate[]; onSelectAll(all: boolean): void; onReview(decision: Decision, reason: string | undefined): Promise<unknown> }) {
   const allId = useId();
@@ -26,7 +27,7 @@ function BulkReview({ candidates, selected, onSelectAll, onReview }: { candidate
       <div className="button-row">
         <ConfirmAction
           label="Promote selected"
-          title={`Promote ${selected.length} candidates?`}
+          title={`Promote ${countOf(selected.length, "candidate")}?`}
           description="Each becomes a durable memory that retrieval returns."
           reason="optional"
           disabled={none}
@@ -34,7 +35,7 @@ function BulkReview({ candidates, selected, onSelectAll, onReview }: { candidate
         />
         <ConfirmAction
           label="Reject selected"
-          title={`Reject ${selected.length} candidates?`}
+          title={`Reject ${countOf(selected.length, "candidate")}?`}
           description="Each is tombstoned: never retrieved, kept only for its history. This cannot be undone."
           destructive
           reason="optional"

@@ -1,12 +1,13 @@
 import type { TDeveloperEvent } from "@engram/contract";
 import { formatDateTime } from "../../ui/format";
+import { TableScroll } from "../../ui/table-scroll";
 
 const none = <span className="muted">—</span>;
 
 /** Developer events, newest first, with their metadata folded away. */
 export function EventList({ events }: { events: TDeveloperEvent[] }) {
   return (
-    <div className="table-wrap">
+    <TableScroll label="Developer events">
       <table className="event-table">
         <caption className="visually-hidden">Developer events, newest first</caption>
         <thead>
@@ -44,6 +45,6 @@ export function EventList({ events }: { events: TDeveloperEvent[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

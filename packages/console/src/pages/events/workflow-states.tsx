@@ -1,5 +1,6 @@
 import type { TWorkflowState } from "@engram/contract";
 import { formatDateTime, humanize } from "../../ui/format";
+import { TableScroll } from "../../ui/table-scroll";
 
 /** Terminal or healthy states read as done; failures as danger; everything else is still moving. */
 const tone = (state: string) =>
@@ -15,7 +16,7 @@ function WorkflowTable({ workflow, states }: { workflow: string; states: TWorkfl
   return (
     <section className="workflow" aria-labelledby={`workflow-${workflow}`}>
       <h3 id={`workflow-${workflow}`}>{humanize(workflow)}</h3>
-      <div className="table-wrap">
+      <TableScroll label={humanize(workflow)}>
         <table className="workflow-table">
           <thead>
             <tr>
@@ -44,7 +45,7 @@ function WorkflowTable({ workflow, states }: { workflow: string; states: TWorkfl
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </section>
   );
 }

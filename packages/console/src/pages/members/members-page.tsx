@@ -20,7 +20,7 @@ function Added({ added, onDismiss }: { added: AddedMember; onDismiss(): void }) 
     <OneTimeSecret
       label="Temporary password"
       secret={added.temporaryPassword}
-      description={`An account was made for ${added.email}. Give them this password privately; they can change it after signing in.`}
+      description={`An account was made for ${added.email}. Give them this password privately; they can change it on their Account page after signing in.`}
       onDismiss={onDismiss}
     />
   );

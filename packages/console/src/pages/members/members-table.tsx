@@ -7,6 +7,7 @@ import { ConfirmAction } from "../../ui/confirm-action";
 import { ErrorMessage } from "../../ui/error-message";
 import { formatDateTime } from "../../ui/format";
 import { grantableRoles, roleNames, whyNotManage } from "./member-rules";
+import { TableScroll } from "../../ui/table-scroll";
 
 type Member = z.infer<typeof ZMember>;
 
@@ -105,7 +106,7 @@ function MemberRow({ member, viewerRole, isSelf }: RowProps) {
 /** Members and their roles; the controls appear only where the viewer's role allows the change. */
 export function MembersTable({ members, viewerRole, viewerId }: { members: Member[]; viewerRole: TRole | undefined; viewerId: string }) {
   return (
-    <div className="table-wrap">
+    <TableScroll label="Members">
       <table>
         <caption className="visually-hidden">Members</caption>
         <thead>
@@ -123,6 +124,6 @@ export function MembersTable({ members, viewerRole, viewerId }: { members: Membe
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

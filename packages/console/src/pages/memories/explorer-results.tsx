@@ -1,12 +1,14 @@
 import type { TExplorerMemory } from "@engram/contract";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { formatDateTime, formatScore, humanize } from "../../ui/format";
 import { sourceName, StateBadge } from "./state-badge";
+import { TableScroll } from "../../ui/table-scroll";
 
 /** One page of the explorer's answer: ranked answers carry a score column, listings do not. */
 export function ExplorerResults({ memories, ranked }: { memories: TExplorerMemory[]; ranked: boolean }) {
+  const { search } = useLocation();
   return (
-    <div className="table-wrap">
+    <TableScroll label="Memories found">
       <table className="memory-table">
         <caption className="visually-hidden">{ranked ? "Memories ranked for the search, best first" : "Memories, newest first"}</caption>
         <thead>
@@ -29,7 +31,9 @@ export function ExplorerResults({ memories, ranked }: { memories: TExplorerMemor
           {memories.map((memory) => (
             <tr key={memory.id}>
               <td className="memory-text">
-                <Link to={`/memories/${encodeURIComponent(memory.id)}`}>{memory.text}</Link>
+                <Link to={`/memories/${encodeURIComponent(memory.id)}`} state={{ explorerSearch: search }}>
+                  {memory.text}
+                </Link>
               </td>
               {ranked ? <td className="number">{formatScore(memory.score)}</td> : null}
               <td>{humanize(memory.memoryKind)}</td>
@@ -46,6 +50,6 @@ export function ExplorerResults({ memories, ranked }: { memories: TExplorerMemor
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

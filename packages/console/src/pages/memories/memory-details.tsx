@@ -22,7 +22,7 @@ function Details({ rows }: { rows: Array<[string, ReactNode]> }) {
 
 export function MemoryDetails({ memory }: { memory: TProvenance["memory"] }) {
   return (
-    <Panel title="Memory">
+    <Panel title="Details">
       <p className="memory-text memory-text-full">{memory.text}</p>
       <Details
         rows={[

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link, useParams } from "react-router";
+import { Link, useLocation, useParams } from "react-router";
 import { api, ok } from "../../api/client";
 import { useSignedIn } from "../../session/session";
 import { Page } from "../../ui/page";
@@ -12,9 +12,11 @@ import { MemoryHistory } from "./memory-history";
 export function MemoryPage() {
   const { memoryId = "" } = useParams();
   const { canManage } = useSignedIn();
+  // Back to the search that led here, when one did.
+  const explorerSearch = (useLocation().state as { explorerSearch?: string } | null)?.explorerSearch ?? "";
   const memory = useQuery({ queryKey: ["memory", memoryId], queryFn: () => ok(api.memory.get({ params: { id: memoryId } })) });
   return (
-    <Page title="Memory" actions={<Link to="/memories">Back to memories</Link>}>
+    <Page title="Memory" actions={<Link to={`/memories${explorerSearch}`}>Back to memories</Link>}>
       <QueryView query={memory} loading="Loading the memory…">
         {({ memory: details, source, history }) => (
           <>

@@ -6,6 +6,7 @@ import { api, ok } from "../../api/client";
 import { formatDateTime, formatNumber, humanize } from "../../ui/format";
 import { QueryView } from "../../ui/query-view";
 import { reflectionKeys } from "./run-now";
+import { TableScroll } from "../../ui/table-scroll";
 
 type Audit = z.infer<typeof ZReflectionAudit>;
 
@@ -89,7 +90,7 @@ export function AuditsList({ environment }: { environment: TEnvironment }) {
     >
       {(data) => (
         <>
-          <div className="table-wrap">
+          <TableScroll label="Reflection runs">
             <table className="audits">
               <caption className="visually-hidden">Reflection runs, newest first</caption>
               <thead>
@@ -109,7 +110,7 @@ export function AuditsList({ environment }: { environment: TEnvironment }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           {audits.hasNextPage ? (
             <button type="button" className="button" onClick={() => void audits.fetchNextPage()} disabled={audits.isFetchingNextPage}>
               {audits.isFetchingNextPage ? "Loading…" : "Load more runs"}

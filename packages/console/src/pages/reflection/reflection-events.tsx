@@ -7,6 +7,7 @@ import { api, ok } from "../../api/client";
 import { formatDateTime, humanize } from "../../ui/format";
 import { QueryView } from "../../ui/query-view";
 import { reflectionKeys } from "./run-now";
+import { TableScroll } from "../../ui/table-scroll";
 
 type ReflectionEvent = z.infer<typeof ZReflectionEvent>;
 
@@ -92,7 +93,7 @@ export function ReflectionEvents({ environment }: { environment: TEnvironment })
       >
         {(data) => (
           <>
-            <div className="table-wrap">
+            <TableScroll label="Reflection events">
               <table>
                 <caption className="visually-hidden">Reflection events, newest first</caption>
                 <thead>
@@ -111,7 +112,7 @@ export function ReflectionEvents({ environment }: { environment: TEnvironment })
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
             {events.hasNextPage ? (
               <button type="button" className="button" onClick={() => void events.fetchNextPage()} disabled={events.isFetchingNextPage}>
                 {events.isFetchingNextPage ? "Loading…" : "Load more events"}

@@ -126,12 +126,14 @@ export function patchOf(values: FormValues, baseline: FormValues): { patch: TRef
   return { patch: patch as TReflectionSettingsPatch, changed, problems };
 }
 
-/** A refusal that names one of the form's fields (`param`, e.g. "processes.duplicates.similarity") is shown beside it. */
+/**
+ * The `/api` failure shape is `{ success, error, message }` only, so the field at fault is read from the message,
+ * which the server starts with its path ("processes.duplicates.similarity: …"); the longest matching path wins.
+ */
 export function fieldProblemsOf(error: unknown): { fields: Record<string, string>; unplaced: boolean } {
-  if (!isApiError(error) || error.status !== 400 || !error.param) return { fields: {}, unplaced: true };
-  const field = allFields.find((candidate) => candidate.path === error.param);
+  if (!isApiError(error) || error.status !== 400) return { fields: {}, unplaced: true };
+  const byLength = [...allFields].sort((a, b) => b.path.length - a.path.length);
+  const field = byLength.find((candidate) => error.message.startsWith(`${candidate.path}:`));
   if (!field) return { fields: {}, unplaced: true };
-  // The message starts with the field's path, which the form already shows as its label.
-  const message = error.message.startsWith(`${field.path}:`) ? error.message.slice(field.path.length + 1).trim() : error.message;
-  return { fields: { [field.path]: message }, unplaced: false };
+  return { fields: { [field.path]: error.message.slice(field.path.length + 1).trim() }, unplaced: false };
 }

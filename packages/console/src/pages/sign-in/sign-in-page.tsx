@@ -5,8 +5,22 @@ import { api, ok } from "../../api/client";
 import { useSession } from "../../session/session";
 import { ErrorMessage } from "../../ui/error-message";
 
-/** Only a path on this site: never send a person elsewhere after signing in. */
-const safeNext = (next: string | null) => (next && next.startsWith("/") && !next.startsWith("//") ? next : "/");
+/**
+ * Only a path of this site, read as the browser will read it (backslashes as slashes, tabs and newlines dropped,
+ * dot segments resolved): never send a person elsewhere after signing in.
+ */
+function safeNext(next: string | null): string {
+  if (!next?.startsWith("/")) return "/";
+  const { origin } = window.location;
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return "/";
+  }
+  if (url.origin !== origin || url.pathname.startsWith("//")) return "/";
+  return `${url.pathname}${url.search}${url.hash}`;
+}
 
 export function SignInPage() {
   const { session, adopt } = useSession();
@@ -38,7 +52,7 @@ export function SignInPage() {
         <h1 id="sign-in-title">Sign in to Engram</h1>
         <div className="field">
           <label htmlFor="email">Email</label>
-          <input id="email" name="email" type="email" autoComplete="username" required maxLength={320} />
+          <input id="email" name="email" type="email" autoComplete="username" required maxLength={320} autoFocus />
         </div>
         <div className="field">
           <label htmlFor="password">Password</label>

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { api, ok } from "../../api/client";
 import { ConfirmAction } from "../../ui/confirm-action";
 import { formatDateTime, humanize } from "../../ui/format";
+import { TableScroll } from "../../ui/table-scroll";
 
 type Token = z.infer<typeof ZTokenSummary>;
 
@@ -27,7 +28,7 @@ function RevokeToken({ token }: { token: Token }) {
 /** Every token of the organization, revoked ones included; revoking is for owners and admins. */
 export function TokensTable({ tokens, canManage }: { tokens: Token[]; canManage: boolean }) {
   return (
-    <div className="table-wrap">
+    <TableScroll label="Access tokens">
       <table>
         <caption className="visually-hidden">Access tokens</caption>
         <thead>
@@ -73,6 +74,6 @@ export function TokensTable({ tokens, canManage }: { tokens: Token[]; canManage:
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

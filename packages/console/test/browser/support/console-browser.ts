@@ -36,11 +36,28 @@ export interface ConsoleBrowser {
   signInAs(person: Person, orgId: string): Promise<SignedInPage>;
   /** axe-core on the page as it is now: fails listing every serious or critical violation. */
   checkA11y(page: Page): Promise<void>;
-  /** Screenshots at desktop and at 360 px wide (test-results/screenshots/NAME.png, NAME-360.png); fails if the page scrolls sideways at 360 px. */
+  /**
+   * Screenshots at desktop and at 360 px wide (test-results/screenshots/NAME.png, NAME-360.png); fails if the page
+   * scrolls sideways at 360 px, or if axe-core finds a serious or critical violation there.
+   */
   screenshot(page: Page, name: string): Promise<void>;
   /** Uncaught errors and failed requests the pages reported. */
   pageErrors: string[];
   close(): Promise<void>;
+}
+
+/** axe-core on the page as it is now: fails listing every serious or critical violation. */
+async function checkA11y(page: Page): Promise<void> {
+  // Evaluated through the DevTools protocol, so the console's Content-Security-Policy does not block it.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const run = (window as unknown as { axe: typeof axe }).axe.run;
+    const results = await run(document, { resultTypes: ["violations"] });
+    return results.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join("; ")})`);
+  });
+  if (violations.length > 0) throw new Error(`Accessibility violations on ${page.url()}:\n${violations.join("\n")}`);
 }
 
 /** A real Engram server on SQLite serving the console built for this run, and Chromium to drive it. */
@@ -73,18 +90,7 @@ export async function openConsole(options: TestServerOptions = {}): Promise<Cons
       const org = orgId ?? (await server.newOrg({ plan }));
       return signInAs(await server.newPerson(org, role), org);
     },
-    async checkA11y(page) {
-      // Evaluated through the DevTools protocol, so the console's Content-Security-Policy does not block it.
-      if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
-      const violations = await page.evaluate(async () => {
-        const run = (window as unknown as { axe: typeof axe }).axe.run;
-        const results = await run(document, { resultTypes: ["violations"] });
-        return results.violations
-          .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-          .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join("; ")})`);
-      });
-      if (violations.length > 0) throw new Error(`Accessibility violations on ${page.url()}:\n${violations.join("\n")}`);
-    },
+    checkA11y,
     async screenshot(page, name) {
       await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
       await page.setViewportSize(NARROW);
@@ -92,6 +98,8 @@ export async function openConsole(options: TestServerOptions = {}): Promise<Cons
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         await page.screenshot({ path: `${SCREENSHOTS}${name}-360.png`, fullPage: true });
         if (overflow > 1) throw new Error(`${page.url()} scrolls sideways by ${overflow}px at 360px wide`);
+        // What is reachable and readable changes with the width: tables start to scroll, sections wrap.
+        await checkA11y(page);
       } finally {
         await page.setViewportSize(DESKTOP);
       }

@@ -1,6 +1,7 @@
 import { type TMemoryKind, type TMemoryState, ZMemoryKind, ZMemoryState } from "@engram/contract";
 import type { Clock } from "../../kernel/clock";
 import { AppError } from "../../kernel/errors";
+import { storableTime } from "../../kernel/storable-time";
 import type { ReflectionScope } from "../records";
 import type { DailyUsageRepository, ReflectionMetricsRepository } from "./ports";
 
@@ -32,7 +33,7 @@ const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 function parseDay(day: string, field: string): Date {
   const at = new Date(`${day}T00:00:00.000Z`);
   if (Number.isNaN(at.getTime()) || dayOf(at) !== day) throw new AppError("invalid_parameter", `${field}: ${day} is not a day of the calendar.`, field);
-  return at;
+  return storableTime(at, field);
 }
 
 type TrendDay = { day: string; encodes: number; retrievals: number; reinforcements: number; suppressions: number; promotions: number; reflectionActions: number; events: number };
@@ -81,7 +82,8 @@ export function metricsService(repositories: { metrics: ReflectionMetricsReposit
   /** The days from..to (both included), the last 30 days by default, at most 366. */
   function range({ from, to }: TrendRange): { first: Date; last: Date } {
     const last = to ? parseDay(to, "to") : parseDay(dayOf(clock()), "to");
-    const first = from ? parseDay(from, "from") : new Date(last.getTime() - (DEFAULT_TREND_DAYS - 1) * DAY_MS);
+    // A default window that would start before year 1 is refused like an explicit one.
+    const first = storableTime(from ? parseDay(from, "from") : new Date(last.getTime() - (DEFAULT_TREND_DAYS - 1) * DAY_MS), "from");
     if (first > last) throw new AppError("invalid_parameter", `from: ${dayOf(first)} is after to (${dayOf(last)}).`, "from");
     const days = (last.getTime() - first.getTime()) / DAY_MS + 1;
     if (days > MAX_TREND_DAYS) throw new AppError("invalid_parameter", `from: the range spans ${days} days; at most ${MAX_TREND_DAYS} are shown at once.`, "from");

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "WorkflowState_orgId_environment_updatedAt_idx" ON "WorkflowState"("orgId", "environment", "updatedAt");
