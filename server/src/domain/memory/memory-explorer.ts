@@ -1,12 +1,13 @@
 import { type TEnvironment, type TExplorerMemory, type TMemory, type TMemoryKind, type TMemoryState, type TProvenance, memoryLimits, ZMemoryState } from "@engram/contract";
 import type { EventRepository } from "../events/ports";
 import { AppError } from "../kernel/errors";
-import { decodeCursor, pageOf } from "../kernel/page-cursor";
+import { decodeCursor, encodeCursor } from "../kernel/page-cursor";
 import { type OrgActor, requireManager } from "../people/roles";
 import type { Retrieval } from "../retrieval/retrieval";
 import { memoryView, provenanceView } from "./memory-view";
-import type { MemoryListFilter, MemoryRepository } from "./ports";
-import type { MemorySourceKind } from "./records";
+import { newestMatching } from "./newest-matching";
+import type { MemoryRepository } from "./ports";
+import type { MemoryRecord, MemorySourceKind } from "./records";
 import type { MemoryLookup, MemoryStateChanges, StateChange } from "./state-changes";
 
 /** The explorer's filters; `q` switches from listing to ranking. */
@@ -67,19 +68,15 @@ export function memoryExplorer(deps: {
 
   /** Memories in any state (or the one asked for), newest first, a page at a time. */
   async function listed(actor: OrgActor, query: ExplorerQuery): Promise<ExplorerPage> {
-    const before = decodeCursor(query.cursor);
-    const filter: MemoryListFilter = {
-      orgId: actor.orgId,
-      environment: query.environment,
-      states: query.state ? [query.state] : ZMemoryState.options,
-      memoryKind: query.kind,
-      agentSlug: query.agent,
-      subject: query.subject,
-      source: query.source,
-    };
-    const rows = await memories.listNewest(filter, before, query.limit + 1);
-    const { items, nextCursor } = pageOf(rows, query.limit, (memory) => ({ createdAt: memory.createdAt, id: memory.id }));
-    return { ranked: false, memories: items.map((memory) => ({ ...memoryView(memory), score: null })), nextCursor };
+    const filtered = Boolean(query.kind || query.agent || query.subject || query.source);
+    const wanted = (memory: MemoryRecord) =>
+      (!query.kind || memory.memoryKind === query.kind) &&
+      (!query.agent || memory.agentSlug === query.agent) &&
+      (!query.subject || memory.subject === query.subject) &&
+      (!query.source || memory.source === query.source);
+    const scope = { orgId: actor.orgId, environment: query.environment, states: query.state ? [query.state] : ZMemoryState.options };
+    const { items, next } = await newestMatching(memories, scope, filtered ? wanted : null, decodeCursor(query.cursor), query.limit);
+    return { ranked: false, memories: items.map((memory) => ({ ...memoryView(memory), score: null })), nextCursor: next ? encodeCursor(next) : null };
   }
 
   return {

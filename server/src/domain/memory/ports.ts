@@ -1,6 +1,6 @@
-import type { TEnvironment, TMemoryKind, TMemoryState } from "@engram/contract";
+import type { TEnvironment, TMemoryState } from "@engram/contract";
 import type { PagePosition } from "../kernel/page-cursor";
-import type { HistoryRecord, MemoryRecord, MemorySourceKind } from "./records";
+import type { HistoryRecord, MemoryRecord } from "./records";
 
 /** Where a caller may look: one organization and environment, optionally one agent's boundary. */
 export interface MemoryScope {
@@ -11,15 +11,11 @@ export interface MemoryScope {
 }
 
 /** Memories of one organization's environment in any of `states`, narrowed by the optional fields. */
-export interface MemoryListFilter {
+/** One state's memories in one organization's environment, every agent's. */
+export interface MemoryListScope {
   orgId: string;
   environment: TEnvironment;
-  states: readonly TMemoryState[];
-  memoryKind?: TMemoryKind;
-  /** The owning agent exactly (shared memories are not included). */
-  agentSlug?: string;
-  subject?: string;
-  source?: MemorySourceKind;
+  state: TMemoryState;
 }
 
 /** A memory to write: its id is chosen before writing so the answer can name it up front. */
@@ -34,7 +30,8 @@ export interface MemoryRepository {
   findById(id: string): Promise<MemoryRecord | null>;
   listByState(orgId: string, environment: TEnvironment | null, state: TMemoryState, limit: number): Promise<MemoryRecord[]>;
   /** Up to `limit` memories matching the filter, newest first (createdAt, then id, descending), after `before`. */
-  listNewest(filter: MemoryListFilter, before: PagePosition | null, limit: number): Promise<MemoryRecord[]>;
+  /** Newest first along the scope index, after `before`: at most `limit`, read without sorting. */
+  listNewest(scope: MemoryListScope, before: PagePosition | null, limit: number): Promise<MemoryRecord[]>;
   /**
    * Compare-and-set in one statement: moves the memory from `from` to `to` and answers it, or answers null
    * when it is no longer in `from` (another request changed it first). Call it first in a transaction, so

@@ -34,19 +34,27 @@ export function ExplorerPage() {
         <QueryView
           query={search}
           loading="Loading memories…"
-          isEmpty={(data) => data.pages.every((page) => page.memories.length === 0)}
+          isEmpty={(data) => data.pages.every((page) => page.memories.length === 0) && !data.pages.at(-1)?.nextCursor}
           empty={<p>{filters.q ? "No durable memory matches this search and these filters." : "No memories match these filters."}</p>}
         >
-          {(data) => (
-            <>
-              <ExplorerResults memories={data.pages.flatMap((page) => page.memories)} ranked={data.pages[0]?.ranked ?? false} />
-              {search.hasNextPage ? (
-                <button type="button" className="button" onClick={() => void search.fetchNextPage()} disabled={search.isFetchingNextPage}>
-                  {search.isFetchingNextPage ? "Loading…" : "Load more"}
-                </button>
-              ) : null}
-            </>
-          )}
+          {(data) => {
+            const memories = data.pages.flatMap((page) => page.memories);
+            return (
+              <>
+                {memories.length > 0 ? (
+                  <ExplorerResults memories={memories} ranked={data.pages[0]?.ranked ?? false} />
+                ) : (
+                  // A rare filter is checked a stretch of memories per request: none matched in this one yet.
+                  <p className="state state-empty">No match among the newest memories looked at so far; older ones are left to look through.</p>
+                )}
+                {search.hasNextPage ? (
+                  <button type="button" className="button" onClick={() => void search.fetchNextPage()} disabled={search.isFetchingNextPage}>
+                    {search.isFetchingNextPage ? "Loading…" : memories.length > 0 ? "Load more" : "Look further"}
+                  </button>
+                ) : null}
+              </>
+            );
+          }}
         </QueryView>
       </Panel>
     </Page>

@@ -9,6 +9,9 @@ import { QueryView } from "../../ui/query-view";
 import { reflectionKeys } from "./run-now";
 import { TableScroll } from "../../ui/table-scroll";
 
+/** Activation refreshes are counted in each run's audit, not listed one by one, so filtering for them finds nothing. */
+const listedActions = ZReflectionAction.options.filter((action) => action !== "activation_refreshed");
+
 type ReflectionEvent = z.infer<typeof ZReflectionEvent>;
 
 const PAGE_SIZE = 25;
@@ -83,13 +86,19 @@ export function ReflectionEvents({ environment }: { environment: TEnvironment })
     <>
       <div className="filters">
         <Filter<TReflectionProcess> label="Process" value={process} options={ZReflectionProcess.options} onChange={setProcess} />
-        <Filter<TReflectionAction> label="Action" value={action} options={ZReflectionAction.options} onChange={setAction} />
+        <Filter<TReflectionAction> label="Action" value={action} options={listedActions} onChange={setAction} />
       </div>
       <QueryView
         query={events}
         loading="Loading reflection events…"
         isEmpty={(data) => data.pages[0]?.events.length === 0}
-        empty={<p>{filtered ? "No reflection events match these filters." : `Reflection has changed nothing in ${humanize(environment)} yet.`}</p>}
+        empty={
+          <p>
+            {filtered
+              ? "No reflection events match these filters."
+              : `Reflection has not changed any memory in ${humanize(environment)} yet; activation refreshes are only counted in the runs above.`}
+          </p>
+        }
       >
         {(data) => (
           <>

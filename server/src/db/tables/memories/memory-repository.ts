@@ -1,5 +1,4 @@
 import type { MemoryRepository, MemoryScope } from "../../../domain/memory/ports";
-import type { MemoryRecord } from "../../../domain/memory/records";
 import type { MemorySearch } from "../../../domain/retrieval/ports";
 import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
@@ -15,8 +14,6 @@ function visibleIn(scope: MemoryScope) {
     ...(scope.agentSlug === null ? {} : { OR: [{ agentSlug: scope.agentSlug }, { agentSlug: null }] }),
   };
 }
-
-const newestFirst = (a: MemoryRecord, b: MemoryRecord) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1);
 
 /** Memories one by one, and retrieval's full-text reads. New memories are inserted by a batch (memoryRows). */
 export function memoryRepository(db: PrismaTx, dialect: Dialect): MemoryRepository & MemorySearch {
@@ -35,23 +32,20 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect): MemoryReposito
       });
       return rows.map(memoryRecord);
     },
-    async listNewest(filter, before, limit) {
-      const where = {
-        orgId: filter.orgId,
-        environment: filter.environment,
-        ...(filter.memoryKind ? { memoryKind: filter.memoryKind } : {}),
-        ...(filter.agentSlug ? { agentSlug: filter.agentSlug } : {}),
-        ...(filter.subject ? { subject: filter.subject } : {}),
-        ...(filter.source ? { source: filter.source } : {}),
-        // `createdAt <= t` bounds the index scan; the OR breaks the tie at t by id.
-        ...(before ? { createdAt: { lte: before.createdAt }, OR: [{ createdAt: { lt: before.createdAt } }, { id: { lt: before.id } }] } : {}),
-      };
-      // One read per state, each newest first along the scope index (orgId, environment, state, createdAt, id)
-      // and stopping at `limit`, merged here: no read sorts a whole environment's memories.
-      const perState = await Promise.all(
-        filter.states.map((state) => db.memory.findMany({ where: { ...where, state }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit })),
-      );
-      return perState.flat().map(memoryRecord).sort(newestFirst).slice(0, limit);
+    async listNewest({ orgId, environment, state }, before, limit) {
+      const rows = await db.memory.findMany({
+        where: {
+          orgId,
+          environment,
+          state,
+          // `createdAt <= t` bounds the index scan; the OR breaks the tie at t by id.
+          ...(before ? { createdAt: { lte: before.createdAt }, OR: [{ createdAt: { lt: before.createdAt } }, { id: { lt: before.id } }] } : {}),
+        },
+        // Along the scope index (orgId, environment, state, createdAt, id): no sort, stops at `limit`.
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: limit,
+      });
+      return rows.map(memoryRecord);
     },
     async findVisible(scope, id) {
       const row = await db.memory.findFirst({ where: { id, ...visibleIn(scope) } });
