@@ -159,6 +159,39 @@ describe("assistants and the capabilities editor", () => {
     await page.getByText("2 of 7 enabled").waitFor();
   });
 
+  it("deletes an assistant after confirmation, refusing a version changed meanwhile, and keeps its change log", async () => {
+    const { page, orgId } = await app.signIn({ role: "owner", plan: "seed" });
+    await openAssistants(page);
+    await createAssistant(page, "Old helper", "org_shared");
+    await page.getByRole("rowheader", { name: "Old helper", exact: true }).getByRole("link").click();
+    await page.getByText("1 of 7 enabled").waitFor(LONG);
+    const assistantId = new URL(page.url()).pathname.split("/").pop()!;
+
+    // Cancelling changes nothing.
+    await page.getByRole("button", { name: "Delete assistant" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete Old helper?" });
+    expect(await dialog.textContent()).toContain("cannot be undone");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect((await stored(orgId, assistantId)).name).toBe("Old helper");
+
+    // A colleague changes it meanwhile: the delete names the version shown, so it is refused.
+    await app.server.services.assistants.updateCapabilities(orgId, assistantId, { capabilities: ["cite_sources"], capabilityConfigs: {} }, { actor: "cli", tier: "seed" });
+    await page.getByRole("button", { name: "Delete assistant" }).click();
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await expect.poll(() => dialog.getByRole("alert").textContent(), LONG).toContain("precondition_failed");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect((await stored(orgId, assistantId)).name).toBe("Old helper");
+
+    await page.reload();
+    await page.getByText("2 of 7 enabled").waitFor(LONG);
+    await page.getByRole("button", { name: "Delete assistant" }).click();
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("heading", { level: 1, name: "Assistants" }).waitFor(LONG);
+    expect(await page.getByRole("rowheader", { name: "Old helper", exact: true }).count()).toBe(0);
+    await expect(stored(orgId, assistantId)).rejects.toMatchObject({ code: "assistant_not_found" });
+    expect((await app.server.services.assistants.changes(orgId, assistantId, "cli")).map((change) => change.action)).toContain("deleted");
+  });
+
   it("lets a member make a personal assistant and shows organization-wide ones read-only", async () => {
     const owner = await app.signIn({ role: "owner", plan: "rise" });
     const shared = await app.server.services.assistants.create(owner.orgId, { name: "Team bot", type: "org_shared" }, "cli");

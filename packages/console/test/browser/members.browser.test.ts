@@ -81,12 +81,19 @@ describe("members page", () => {
     await row.waitFor(LONG);
 
     await row.getByRole("button", { name: "Remove" }).click();
+    expect(await page.getByRole("dialog").getByRole("heading").textContent()).toBe("Remove yourself?");
     await page.getByRole("dialog").getByRole("button", { name: "Remove member" }).click();
     await expect.poll(() => row.getByRole("alert").textContent(), LONG).toContain("An organization needs an owner");
     expect(await row.getByRole("alert").textContent()).toContain("last_owner");
 
     await row.getByLabel(`Role of ${person.email}`, { exact: true }).selectOption("admin");
-    await row.getByRole("button", { name: `Save role of ${person.email}` }).click();
+    // Your own role is changed only after a confirmation.
+    await row.getByRole("button", { name: "Save", exact: true }).click();
+    const confirm = page.getByRole("dialog", { name: "Change your own role to Admin?" });
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    expect(await roleOf(orgId, person.userId)).toBe("owner");
+    await row.getByRole("button", { name: "Save", exact: true }).click();
+    await confirm.getByRole("button", { name: "Change my role" }).click();
     await expect.poll(() => row.getByRole("alert").textContent(), LONG).toContain("make someone else owner first");
     // The select shows the role that holds again.
     expect(await row.getByLabel(`Role of ${person.email}`, { exact: true }).inputValue()).toBe("owner");

@@ -6,6 +6,7 @@ import { QueryView } from "../../ui/query-view";
 import { type AssistantDetail, assistantTypeNames, useAssistants, whyNotModify } from "./assistant-queries";
 import { CapabilitiesPanel, useRegistry } from "./capabilities-panel";
 import { ChangeHistory } from "./change-history";
+import { DeleteAssistant } from "./delete-assistant";
 import { RenameForm } from "./rename-form";
 
 function AssistantView({ assistant }: { assistant: AssistantDetail }) {
@@ -27,7 +28,16 @@ function AssistantView({ assistant }: { assistant: AssistantDetail }) {
           <dt>Updated</dt>
           <dd>{formatDateTime(assistant.updatedAt)}</dd>
         </dl>
-        {readOnlyReason ? <p className="hint">{readOnlyReason}</p> : <RenameForm assistant={assistant} />}
+        {readOnlyReason ? (
+          <p className="hint">{readOnlyReason}</p>
+        ) : (
+          <>
+            <RenameForm assistant={assistant} />
+            <div className="button-row">
+              <DeleteAssistant assistant={assistant} />
+            </div>
+          </>
+        )}
       </Panel>
       <CapabilitiesPanel assistant={assistant} readOnlyReason={readOnlyReason} />
       <Panel title="Change history">

@@ -71,15 +71,28 @@ function MemberRow({ member, viewerRole, isSelf }: RowProps) {
                 </option>
               ))}
             </select>
-            <button
-              type="button"
-              className="button"
-              onClick={() => changeRole.mutate(role)}
-              disabled={role === member.role || changeRole.isPending}
-              aria-label={`Save role of ${member.email}`}
-            >
-              {changeRole.isPending ? "Saving…" : "Save"}
-            </button>
+            {isSelf ? (
+              // Your own role: a step down may not be reversible by you, so it is confirmed first.
+              <ConfirmAction
+                label="Save"
+                title={`Change your own role to ${roleNames[role]}?`}
+                description="You may lose the right to manage members, tokens and reflection, and only an owner or admin could give it back."
+                confirmLabel="Change my role"
+                disabled={role === member.role || changeRole.isPending}
+                // A refusal is shown beside the row, as for removal; the dialog closes either way.
+                onConfirm={() => changeRole.mutateAsync(role).catch(() => undefined)}
+              />
+            ) : (
+              <button
+                type="button"
+                className="button"
+                onClick={() => changeRole.mutate(role)}
+                disabled={role === member.role || changeRole.isPending}
+                aria-label={`Save role of ${member.email}`}
+              >
+                {changeRole.isPending ? "Saving…" : "Save"}
+              </button>
+            )}
           </div>
         )}
       </td>
@@ -90,8 +103,12 @@ function MemberRow({ member, viewerRole, isSelf }: RowProps) {
         ) : (
           <ConfirmAction
             label="Remove"
-            title={`Remove ${who}?`}
-            description={`${member.email} will lose access to this organization, and their personal assistants here are deleted.`}
+            title={isSelf ? "Remove yourself?" : `Remove ${who}?`}
+            description={
+              isSelf
+                ? "You will lose access to this organization at once, and your personal assistants here are deleted."
+                : `${member.email} will lose access to this organization, and their personal assistants here are deleted.`
+            }
             confirmLabel="Remove member"
             destructive
             onConfirm={remove}
