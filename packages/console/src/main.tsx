@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router";
-import { isApiError } from "./api/api-error";
+import { isRefusal } from "./api/api-error";
 import { whenSessionEnds } from "./api/client";
 import { router } from "./app/routes";
 import { SessionProvider } from "./session/session";
@@ -13,7 +13,7 @@ const queryClient: QueryClient = new QueryClient({
     queries: {
       staleTime: 10_000,
       // A refusal (4xx) will not change by asking again; a network failure or 5xx may.
-      retry: (failures, error) => failures < 2 && !(isApiError(error) && error.status >= 400 && error.status < 500),
+      retry: (failures, error) => failures < 2 && !isRefusal(error),
     },
   },
 });

@@ -19,11 +19,12 @@ function setSecurityHeaders(res: Response): void {
   res.setHeader("Referrer-Policy", "same-origin");
 }
 
-/** Paths that belong to the service: an unknown one answers the JSON 404, never the console's page. */
-const servicePath = /^\/(v1|api|mcp)(\/|$)/;
+/** The service's own prefixes: an unknown path under one answers the JSON 404, never the console's page. */
+const servicePrefixes = ["v1", "api", "mcp"];
+const servicePath = new RegExp(`^/(${servicePrefixes.join("|")})(/|$)`);
 
 /** First segments that are never a console page, in any case: the service's prefixes and the assets folder. */
-const reservedSegments = new Set(["v1", "api", "mcp", "assets"]);
+const reservedSegments = new Set([...servicePrefixes, "assets"]);
 
 // Control characters, backslashes (a browser reads them as slashes) and `;` (path parameters to some proxies).
 const ODD_CHARACTER = /[\u0000-\u001f\u007f\\;]/;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { ZApiFailure } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, type SessionClient, type SessionResponse, startTestServer, type TestServer } from "@engram/test-support";
+import { rawRequest, type SessionClient, startTestServer, type TestServer } from "@engram/test-support";
+import { expectApiFailure } from "./sessions-support";
 
 /**
  * Candidate review through the signed-in application: in candidate write mode, memories written with a
@@ -14,11 +14,6 @@ beforeAll(async () => {
   server = await startTestServer({ rateLimits: "off" });
 });
 afterAll(() => server?.stop());
-
-function expectFailure(res: SessionResponse, status: number, code: string): void {
-  expect({ status: res.status, error: res.body?.error }, JSON.stringify(res.body)).toEqual({ status, error: code });
-  expect(ZApiFailure.safeParse(res.body).success, JSON.stringify(res.body)).toBe(true);
-}
 
 interface ReviewedOrg {
   orgId: string;
@@ -82,8 +77,8 @@ describe("listing candidates", () => {
     const onlyStaging = await org.owner.get("/api/memory/candidates?environment=staging");
     expect(onlyStaging.body.candidates.map((m: { id: string; environment: string }) => [m.id, m.environment])).toEqual([[inStaging, "staging"]]);
     expect((await org.owner.get("/api/memory/candidates?environment=test")).body.candidates).toEqual([]);
-    expectFailure(await org.owner.get("/api/memory/candidates?environment=prod"), 400, "invalid_parameter");
-    expectFailure(await org.owner.get("/api/memory/candidates?state=durable"), 400, "unknown_parameter");
+    expectApiFailure(await org.owner.get("/api/memory/candidates?environment=prod"), 400, "invalid_parameter");
+    expectApiFailure(await org.owner.get("/api/memory/candidates?state=durable"), 400, "unknown_parameter");
   });
 
   it("never shows another organization's candidates", async () => {
@@ -119,8 +114,8 @@ describe("promoting", () => {
     const id = await org.encode("Invoices are sent on the first.");
     expect((await org.owner.post(`/api/memory/candidates/${id}/promote`)).status).toBe(200);
     const before = await stored(id);
-    expectFailure(await org.owner.post(`/api/memory/candidates/${id}/promote`), 409, "invalid_state_transition");
-    expectFailure(await org.owner.post(`/api/memory/candidates/${id}/reject`, { reason: "changed my mind" }), 409, "invalid_state_transition");
+    expectApiFailure(await org.owner.post(`/api/memory/candidates/${id}/promote`), 409, "invalid_state_transition");
+    expectApiFailure(await org.owner.post(`/api/memory/candidates/${id}/reject`, { reason: "changed my mind" }), 409, "invalid_state_transition");
     expect(await stored(id)).toEqual(before);
     expect(await historyCount(id)).toBe(2);
   });
@@ -150,8 +145,8 @@ describe("who may review", () => {
     const id = await org.encode("Members read but do not review.");
     const member = await server.signedIn(org.orgId, "member");
     const before = await stored(id);
-    expectFailure(await member.post(`/api/memory/candidates/${id}/promote`), 403, "permission_denied");
-    expectFailure(await member.post(`/api/memory/candidates/${id}/reject`, { reason: "no" }), 403, "permission_denied");
+    expectApiFailure(await member.post(`/api/memory/candidates/${id}/promote`), 403, "permission_denied");
+    expectApiFailure(await member.post(`/api/memory/candidates/${id}/reject`, { reason: "no" }), 403, "permission_denied");
     expect(await stored(id)).toEqual(before);
     expect(await historyCount(id)).toBe(1);
   });
@@ -161,9 +156,9 @@ describe("who may review", () => {
     const id = await theirs.encode("Their candidate.");
     const mine = await candidateOrg();
     const before = await stored(id);
-    expectFailure(await mine.owner.post(`/api/memory/candidates/${id}/promote`), 404, "memory_not_found");
-    expectFailure(await mine.owner.post(`/api/memory/candidates/${id}/reject`), 404, "memory_not_found");
-    expectFailure(await mine.owner.post("/api/memory/candidates/mem_does_not_exist/promote"), 404, "memory_not_found");
+    expectApiFailure(await mine.owner.post(`/api/memory/candidates/${id}/promote`), 404, "memory_not_found");
+    expectApiFailure(await mine.owner.post(`/api/memory/candidates/${id}/reject`), 404, "memory_not_found");
+    expectApiFailure(await mine.owner.post("/api/memory/candidates/mem_does_not_exist/promote"), 404, "memory_not_found");
     expect(await stored(id)).toEqual(before);
     expect(await historyCount(id)).toBe(1);
   });
@@ -176,16 +171,16 @@ describe("review rules", () => {
     const token = await newToken(owner, "production");
     const { body } = await rawRequest(server.url, "/v1/memory", { token, body: JSON.stringify({ text: "Written directly." }) });
     expect(body.memory.state).toBe("durable");
-    expectFailure(await owner.post(`/api/memory/candidates/${body.memory.id}/promote`), 409, "invalid_state_transition");
+    expectApiFailure(await owner.post(`/api/memory/candidates/${body.memory.id}/promote`), 409, "invalid_state_transition");
     expect((await stored(body.memory.id)).state).toBe("durable");
   });
 
   it("an empty or unknown reason field is refused with 400, changing nothing", async () => {
     const org = await candidateOrg();
     const id = await org.encode("Reasons are checked.");
-    expectFailure(await org.owner.post(`/api/memory/candidates/${id}/promote`, { reason: "   " }), 400, "invalid_parameter");
-    expectFailure(await org.owner.post(`/api/memory/candidates/${id}/promote`, { reason: "x".repeat(1001) }), 400, "invalid_parameter");
-    expectFailure(await org.owner.post(`/api/memory/candidates/${id}/promote`, { actor: "someone else" }), 400, "unknown_parameter");
+    expectApiFailure(await org.owner.post(`/api/memory/candidates/${id}/promote`, { reason: "   " }), 400, "invalid_parameter");
+    expectApiFailure(await org.owner.post(`/api/memory/candidates/${id}/promote`, { reason: "x".repeat(1001) }), 400, "invalid_parameter");
+    expectApiFailure(await org.owner.post(`/api/memory/candidates/${id}/promote`, { actor: "someone else" }), 400, "unknown_parameter");
     expect((await stored(id)).state).toBe("candidate");
   });
 
@@ -201,7 +196,7 @@ describe("review rules", () => {
       const winners = [promoted, rejected].filter((res) => res.status === 200);
       const losers = [promoted, rejected].filter((res) => res.status !== 200);
       expect(winners, JSON.stringify([promoted.body, rejected.body])).toHaveLength(1);
-      expectFailure(losers[0]!, 409, "invalid_state_transition");
+      expectApiFailure(losers[0]!, 409, "invalid_state_transition");
       const state = (await stored(id)).state;
       expect(state).toBe(winners[0] === promoted ? "durable" : "tombstoned");
       expect(await historyCount(id)).toBe(2);

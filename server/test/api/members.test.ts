@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { ZApiFailure } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SessionClient, type SessionResponse, startTestServer, type TestServer } from "@engram/test-support";
+import { SessionClient, startTestServer, type TestServer } from "@engram/test-support";
+import { expectApiFailure } from "./sessions-support";
 
 /**
  * Members through the signed-in application: owners and admins add people (making accounts when needed),
@@ -14,11 +14,6 @@ beforeAll(async () => {
   server = await startTestServer({ rateLimits: "off" });
 });
 afterAll(() => server?.stop());
-
-function expectFailure(res: SessionResponse, status: number, code: string): void {
-  expect({ status: res.status, error: res.body?.error }, JSON.stringify(res.body)).toEqual({ status, error: code });
-  expect(ZApiFailure.safeParse(res.body).success, JSON.stringify(res.body)).toBe(true);
-}
 
 const newEmail = () => `new-${randomUUID().slice(0, 12)}@example.com`;
 const roleOf = async (orgId: string, userId: string) => (await server.db.membership.findUnique({ where: { orgId_userId: { orgId, userId } } }))?.role ?? null;
@@ -75,7 +70,7 @@ describe("adding", () => {
     const orgId = await server.newOrg();
     const owner = await server.signedIn(orgId, "owner");
     const member = await server.newPerson(orgId, "member");
-    expectFailure(await owner.post("/api/organization/members", { email: member.email, role: "admin" }), 409, "already_exists");
+    expectApiFailure(await owner.post("/api/organization/members", { email: member.email, role: "admin" }), 409, "already_exists");
     expect(await roleOf(orgId, member.userId)).toBe("member");
   });
 
@@ -84,9 +79,9 @@ describe("adding", () => {
     const owner = await server.signedIn(orgId, "owner");
     const usersBefore = await server.db.user.count();
     for (const email of ["not-an-email", "", "a b@example.com", "@example.com"]) {
-      expectFailure(await owner.post("/api/organization/members", { email, role: "member" }), 400, "invalid_parameter");
+      expectApiFailure(await owner.post("/api/organization/members", { email, role: "member" }), 400, "invalid_parameter");
     }
-    expectFailure(await owner.post("/api/organization/members", { email: newEmail(), role: "superuser" }), 400, "invalid_parameter");
+    expectApiFailure(await owner.post("/api/organization/members", { email: newEmail(), role: "superuser" }), 400, "invalid_parameter");
     expect(await server.db.user.count()).toBe(usersBefore);
     expect(await server.db.membership.count({ where: { orgId } })).toBe(1);
   });
@@ -109,13 +104,13 @@ describe("what admins may do", () => {
     const admin = await server.signedIn(orgId, "admin");
     const member = await server.newPerson(orgId, "member");
     const email = newEmail();
-    expectFailure(await admin.post("/api/organization/members", { email, role: "owner" }), 403, "permission_denied");
+    expectApiFailure(await admin.post("/api/organization/members", { email, role: "owner" }), 403, "permission_denied");
     expect(await server.db.user.count({ where: { email } })).toBe(0);
     const existing = await server.newPerson(await server.newOrg(), "member");
-    expectFailure(await admin.post("/api/organization/members", { email: existing.email, role: "owner" }), 403, "permission_denied");
+    expectApiFailure(await admin.post("/api/organization/members", { email: existing.email, role: "owner" }), 403, "permission_denied");
     expect(await roleOf(orgId, existing.userId)).toBeNull();
-    expectFailure(await admin.patch(`/api/organization/members/${member.userId}`, { role: "owner" }), 403, "permission_denied");
-    expectFailure(await admin.patch(`/api/organization/members/${admin.userId}`, { role: "owner" }), 403, "permission_denied");
+    expectApiFailure(await admin.patch(`/api/organization/members/${member.userId}`, { role: "owner" }), 403, "permission_denied");
+    expectApiFailure(await admin.patch(`/api/organization/members/${admin.userId}`, { role: "owner" }), 403, "permission_denied");
     expect(await roleOf(orgId, member.userId)).toBe("member");
     expect(await roleOf(orgId, admin.userId)).toBe("admin");
   });
@@ -125,8 +120,8 @@ describe("what admins may do", () => {
     const owner = await server.newPerson(orgId, "owner");
     await server.newPerson(orgId, "owner");
     const admin = await server.signedIn(orgId, "admin");
-    for (const role of ["admin", "member"]) expectFailure(await admin.patch(`/api/organization/members/${owner.userId}`, { role }), 403, "permission_denied");
-    expectFailure(await admin.delete(`/api/organization/members/${owner.userId}`), 403, "permission_denied");
+    for (const role of ["admin", "member"]) expectApiFailure(await admin.patch(`/api/organization/members/${owner.userId}`, { role }), 403, "permission_denied");
+    expectApiFailure(await admin.delete(`/api/organization/members/${owner.userId}`), 403, "permission_denied");
     expect(await roleOf(orgId, owner.userId)).toBe("owner");
   });
 
@@ -165,11 +160,11 @@ describe("members", () => {
     const other = await server.newPerson(orgId, "member");
     const member = await server.signedIn(orgId, "member");
     const email = newEmail();
-    expectFailure(await member.post("/api/organization/members", { email, role: "member" }), 403, "permission_denied");
-    expectFailure(await member.patch(`/api/organization/members/${other.userId}`, { role: "admin" }), 403, "permission_denied");
-    expectFailure(await member.patch(`/api/organization/members/${member.userId}`, { role: "admin" }), 403, "permission_denied");
-    expectFailure(await member.delete(`/api/organization/members/${other.userId}`), 403, "permission_denied");
-    expectFailure(await member.delete(`/api/organization/members/${owner.userId}`), 403, "permission_denied");
+    expectApiFailure(await member.post("/api/organization/members", { email, role: "member" }), 403, "permission_denied");
+    expectApiFailure(await member.patch(`/api/organization/members/${other.userId}`, { role: "admin" }), 403, "permission_denied");
+    expectApiFailure(await member.patch(`/api/organization/members/${member.userId}`, { role: "admin" }), 403, "permission_denied");
+    expectApiFailure(await member.delete(`/api/organization/members/${other.userId}`), 403, "permission_denied");
+    expectApiFailure(await member.delete(`/api/organization/members/${owner.userId}`), 403, "permission_denied");
     expect(await server.db.user.count({ where: { email } })).toBe(0);
     expect((await members(orgId)).map((m) => m.role).sort()).toEqual(["member", "member", "owner"]);
   });
@@ -190,8 +185,8 @@ describe("owners", () => {
   it("the last one cannot be demoted or removed (409 last_owner), by themselves or anyone", async () => {
     const orgId = await server.newOrg();
     const owner = await server.signedIn(orgId, "owner");
-    for (const role of ["admin", "member"]) expectFailure(await owner.patch(`/api/organization/members/${owner.userId}`, { role }), 409, "last_owner");
-    expectFailure(await owner.delete(`/api/organization/members/${owner.userId}`), 409, "last_owner");
+    for (const role of ["admin", "member"]) expectApiFailure(await owner.patch(`/api/organization/members/${owner.userId}`, { role }), 409, "last_owner");
+    expectApiFailure(await owner.delete(`/api/organization/members/${owner.userId}`), 409, "last_owner");
     expect(await roleOf(orgId, owner.userId)).toBe("owner");
     expect((await owner.get("/api/organization")).body.role).toBe("owner");
   });
@@ -238,7 +233,7 @@ describe("removing", () => {
     expect((await owner.get(`/api/assistants/${personal._id}/capabilities`)).status).toBe(200);
 
     expect((await owner.delete(`/api/organization/members/${admin.userId}`)).status).toBe(200);
-    expectFailure(await owner.get(`/api/assistants/${personal._id}/capabilities`), 404, "assistant_not_found");
+    expectApiFailure(await owner.get(`/api/assistants/${personal._id}/capabilities`), 404, "assistant_not_found");
     // Its change log stays readable to those who oversee the organization.
     const kept = await owner.get(`/api/assistants/${personal._id}/changes`);
     expect(kept.body.changes.map((change: { action: string }) => change.action)).toEqual(["deleted", "created"]);
@@ -259,9 +254,9 @@ describe("removing", () => {
     await server.services.memberships.add(otherOrg, traveller.userId, "admin", "cli");
 
     for (const person of [loner, traveller]) expect((await owner.delete(`/api/organization/members/${person.userId}`)).status).toBe(200);
-    expectFailure(await loner.get("/api/assistants"), 404, "organization_not_found");
-    expectFailure(await loner.get("/api/organization"), 404, "organization_not_found");
-    expectFailure(await loner.get("/api/organization/members"), 404, "organization_not_found");
+    expectApiFailure(await loner.get("/api/assistants"), 404, "organization_not_found");
+    expectApiFailure(await loner.get("/api/organization"), 404, "organization_not_found");
+    expectApiFailure(await loner.get("/api/organization/members"), 404, "organization_not_found");
     const me = await loner.get("/api/auth/me");
     expect(me.body).toMatchObject({ organizations: [], activeOrganizationId: null });
 
@@ -281,7 +276,7 @@ describe("removing", () => {
     const second = await server.signedIn(orgId, "owner");
     expect((await member.delete(`/api/organization/members/${member.userId}`)).status).toBe(200);
     expect((await first.delete(`/api/organization/members/${first.userId}`)).status).toBe(200);
-    expectFailure(await second.delete(`/api/organization/members/${second.userId}`), 409, "last_owner");
+    expectApiFailure(await second.delete(`/api/organization/members/${second.userId}`), 409, "last_owner");
     expect((await members(orgId)).map((m) => [m.userId, m.role])).toEqual([[second.userId, "owner"]]);
   });
 
@@ -289,9 +284,9 @@ describe("removing", () => {
     const orgId = await server.newOrg();
     const owner = await server.signedIn(orgId, "owner");
     const outsider = await server.newPerson(await server.newOrg(), "member");
-    expectFailure(await owner.delete(`/api/organization/members/${outsider.userId}`), 404, "member_not_found");
-    expectFailure(await owner.patch(`/api/organization/members/${outsider.userId}`, { role: "admin" }), 404, "member_not_found");
-    expectFailure(await owner.delete("/api/organization/members/usr_nobody"), 404, "member_not_found");
+    expectApiFailure(await owner.delete(`/api/organization/members/${outsider.userId}`), 404, "member_not_found");
+    expectApiFailure(await owner.patch(`/api/organization/members/${outsider.userId}`, { role: "admin" }), 404, "member_not_found");
+    expectApiFailure(await owner.delete("/api/organization/members/usr_nobody"), 404, "member_not_found");
     expect(await roleOf(await server.db.membership.findFirstOrThrow({ where: { userId: outsider.userId } }).then((m) => m.orgId), outsider.userId)).toBe("member");
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { ZApiFailure } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest, type SessionClient, type SessionResponse, startTestServer, type TestServer } from "@engram/test-support";
+import { expectApiFailure } from "./sessions-support";
 
 /**
  * The console's memory explorer and developer-event views through the signed-in application: search with the
@@ -34,12 +34,6 @@ interface Org {
 async function newOrg(plan: "free" | "spark" = "free"): Promise<Org> {
   const orgId = await server.newOrg({ plan });
   return { orgId, owner: await server.signedIn(orgId, "owner"), token: await server.newToken(orgId), testToken: await server.newToken(orgId, { environment: "test" }) };
-}
-
-function expectFailure(res: SessionResponse, status: number, code: string, message?: RegExp): void {
-  expect({ status: res.status, error: res.body?.error }, JSON.stringify(res.body)).toEqual({ status, error: code });
-  expect(ZApiFailure.safeParse(res.body).success, JSON.stringify(res.body)).toBe(true);
-  if (message) expect(res.body.message).toMatch(message);
 }
 
 function expectOk(res: SessionResponse): any {
@@ -143,9 +137,9 @@ describe("search with q: the retrieval engine ranks", () => {
   it("refuses q with a state other than durable, and a cursor, with 400 invalid_parameter", async () => {
     const org = await newOrg();
     for (const state of ["suppressed", "candidate", "tombstoned"]) {
-      expectFailure(await search(org.owner, { q: "deploys", state }), 400, "invalid_parameter", /^state: .*durable memories only/);
+      expectApiFailure(await search(org.owner, { q: "deploys", state }), 400, "invalid_parameter", /^state: .*durable memories only/);
     }
-    expectFailure(await search(org.owner, { q: "deploys", cursor: "abc" }), 400, "invalid_parameter", /^cursor: /);
+    expectApiFailure(await search(org.owner, { q: "deploys", cursor: "abc" }), 400, "invalid_parameter", /^cursor: /);
   });
 
   it("never ranks a suppressed, candidate or tombstoned memory", async () => {
@@ -223,7 +217,7 @@ describe("search without q: a filtered list, newest first", () => {
     const org = await newOrg();
     const made = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
     for (const cursor of ["abc", "!!", made(["yesterday", "mem_x"]), made({ a: 1 }), made(["2026-01-01T00:00:00.000Z", 5])]) {
-      expectFailure(await search(org.owner, { cursor }), 400, "invalid_parameter", /^cursor: /);
+      expectApiFailure(await search(org.owner, { cursor }), 400, "invalid_parameter", /^cursor: /);
     }
   });
 });
@@ -252,11 +246,11 @@ describe("environments and organizations", () => {
     const before = await stored(id);
     expect(ids(expectOk(await search(mine.owner, { q: topic })))).toEqual([]);
     expect(ids(expectOk(await search(mine.owner, {})))).toEqual([]);
-    expectFailure(await mine.owner.get(`/api/memory/${id}`), 404, "memory_not_found");
+    expectApiFailure(await mine.owner.get(`/api/memory/${id}`), 404, "memory_not_found");
     for (const verb of ["reinforce", "suppress", "restore", "tombstone"]) {
-      expectFailure(await mine.owner.post(`/api/memory/${id}/${verb}`, { reason: "not mine" }), 404, "memory_not_found");
+      expectApiFailure(await mine.owner.post(`/api/memory/${id}/${verb}`, { reason: "not mine" }), 404, "memory_not_found");
     }
-    expectFailure(await mine.owner.get("/api/memory/mem_does_not_exist"), 404, "memory_not_found");
+    expectApiFailure(await mine.owner.get("/api/memory/mem_does_not_exist"), 404, "memory_not_found");
     expect(await stored(id)).toEqual(before);
     expect(await historyCount(id)).toBe(1);
   });
@@ -313,12 +307,12 @@ describe("changing a memory's state", () => {
     const org = await newOrg();
     const id = await encode(org.token, "Tombstoned twice.");
     const durable = await encode(org.token, "Still durable.");
-    expectFailure(await org.owner.post(`/api/memory/${durable}/restore`, {}), 409, "invalid_state_transition");
+    expectApiFailure(await org.owner.post(`/api/memory/${durable}/restore`, {}), 409, "invalid_state_transition");
     expectOk(await org.owner.post(`/api/memory/${id}/tombstone`, {}));
     const before = await stored(id);
     expect(expectOk(await org.owner.post(`/api/memory/${id}/tombstone`, { reason: "again" })).memory).toMatchObject({ id, state: "tombstoned" });
-    expectFailure(await org.owner.post(`/api/memory/${id}/suppress`, {}), 409, "invalid_state_transition");
-    expectFailure(await org.owner.post(`/api/memory/${id}/restore`, {}), 409, "invalid_state_transition");
+    expectApiFailure(await org.owner.post(`/api/memory/${id}/suppress`, {}), 409, "invalid_state_transition");
+    expectApiFailure(await org.owner.post(`/api/memory/${id}/restore`, {}), 409, "invalid_state_transition");
     expect(await stored(id)).toEqual(before);
     expect(await historyCount(id)).toBe(2);
     expect(await historyCount(durable)).toBe(1);
@@ -336,7 +330,7 @@ describe("changing a memory's state", () => {
     const member = await server.signedIn(org.orgId, "member");
     const before = await stored(id);
     for (const verb of ["reinforce", "suppress", "restore", "tombstone"]) {
-      expectFailure(await member.post(`/api/memory/${id}/${verb}`, { reason: "member" }), 403, "permission_denied");
+      expectApiFailure(await member.post(`/api/memory/${id}/${verb}`, { reason: "member" }), 403, "permission_denied");
     }
     expect(await stored(id)).toEqual(before);
     expect(await historyCount(id)).toBe(1);
@@ -355,7 +349,7 @@ describe("changing a memory's state", () => {
       const answers = await Promise.all([org.owner.post(`/api/memory/${id}/suppress`, { reason: "owner" }), admin.post(`/api/memory/${id}/suppress`, { reason: "admin" })]);
       const winners = answers.filter((res) => res.status === 200);
       expect(winners, JSON.stringify(answers.map((res) => res.body))).toHaveLength(1);
-      expectFailure(answers.find((res) => res.status !== 200)!, 409, "invalid_state_transition");
+      expectApiFailure(answers.find((res) => res.status !== 200)!, 409, "invalid_state_transition");
       expect((await stored(id)).state).toBe("suppressed");
       expect(await server.db.memoryHistory.count({ where: { memoryId: id, action: "suppressed" } })).toBe(1);
     }
@@ -364,9 +358,9 @@ describe("changing a memory's state", () => {
   it("refuses an empty, long or unknown reason field with 400, changing nothing", async () => {
     const org = await newOrg();
     const id = await encode(org.token, "Reasons are checked.");
-    expectFailure(await org.owner.post(`/api/memory/${id}/suppress`, { reason: "  " }), 400, "invalid_parameter");
-    expectFailure(await org.owner.post(`/api/memory/${id}/suppress`, { reason: "x".repeat(1001) }), 400, "invalid_parameter");
-    expectFailure(await org.owner.post(`/api/memory/${id}/suppress`, { actor: "someone else" }), 400, "unknown_parameter");
+    expectApiFailure(await org.owner.post(`/api/memory/${id}/suppress`, { reason: "  " }), 400, "invalid_parameter");
+    expectApiFailure(await org.owner.post(`/api/memory/${id}/suppress`, { reason: "x".repeat(1001) }), 400, "invalid_parameter");
+    expectApiFailure(await org.owner.post(`/api/memory/${id}/suppress`, { actor: "someone else" }), 400, "unknown_parameter");
     expect((await stored(id)).state).toBe("durable");
   });
 });
@@ -412,7 +406,7 @@ describe("developer events and workflows", () => {
 
     const inTest = expectOk(await org.owner.get("/api/memory/events?environment=test"));
     expect(inTest.events.map((e: { text: string }) => e.text)).toEqual(["In the test environment."]);
-    expectFailure(await org.owner.get("/api/memory/events?cursor=abc"), 400, "invalid_parameter", /^cursor: /);
+    expectApiFailure(await org.owner.get("/api/memory/events?cursor=abc"), 400, "invalid_parameter", /^cursor: /);
     // Another organization's events are never listed.
     expect(expectOk(await (await newOrg()).owner.get("/api/memory/events")).events).toEqual([]);
   });
@@ -431,7 +425,7 @@ describe("developer events and workflows", () => {
     ]);
     // Most recently changed first, and never more than the limit.
     expect(expectOk(await org.owner.get("/api/memory/workflows?limit=1")).workflows.map((w: { subject: string }) => w.subject)).toEqual(["payments"]);
-    expectFailure(await org.owner.get("/api/memory/workflows?limit=501"), 400, "invalid_parameter", /limit/);
+    expectApiFailure(await org.owner.get("/api/memory/workflows?limit=501"), 400, "invalid_parameter", /limit/);
     expect(expectOk(await org.owner.get("/api/memory/workflows?workflow=incident")).workflows.map((w: { subject: string }) => w.subject)).toEqual(["INC-9"]);
     expect(expectOk(await org.owner.get("/api/memory/workflows?workflow=ci")).workflows).toEqual([]);
     expect(expectOk(await org.owner.get("/api/memory/workflows?environment=test")).workflows.map((w: { subject: string }) => w.subject)).toEqual(["INC-T"]);

@@ -1,6 +1,6 @@
-import { ZApiFailure } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, type SessionResponse, startTestServer, type TestServer } from "@engram/test-support";
+import { rawRequest, startTestServer, type TestServer } from "@engram/test-support";
+import { expectApiFailure } from "./sessions-support";
 
 /**
  * The organization's settings and access tokens through the signed-in application: every member reads,
@@ -12,12 +12,6 @@ beforeAll(async () => {
   server = await startTestServer({ rateLimits: "off" });
 });
 afterAll(() => server?.stop());
-
-/** The `/api` failure shape with this status and code. */
-function expectFailure(res: SessionResponse, status: number, code: string): void {
-  expect({ status: res.status, error: res.body?.error }, JSON.stringify(res.body)).toEqual({ status, error: code });
-  expect(ZApiFailure.safeParse(res.body).success, JSON.stringify(res.body)).toBe(true);
-}
 
 const storedOrg = (orgId: string) => server.db.organization.findUniqueOrThrow({ where: { id: orgId } });
 
@@ -72,9 +66,9 @@ describe("PATCH /api/organization", () => {
     for (const orgId of [free, founder]) {
       const owner = await server.signedIn(orgId, "owner");
       const before = await storedOrg(orgId);
-      expectFailure(await owner.patch("/api/organization", { writeMode: "candidate" }), 400, "invalid_parameter");
+      expectApiFailure(await owner.patch("/api/organization", { writeMode: "candidate" }), 400, "invalid_parameter");
       // Refused as a whole: the name sent with it is not applied either.
-      expectFailure(await owner.patch("/api/organization", { name: "Sneaky", writeMode: "candidate" }), 400, "invalid_parameter");
+      expectApiFailure(await owner.patch("/api/organization", { name: "Sneaky", writeMode: "candidate" }), 400, "invalid_parameter");
       expect(await storedOrg(orgId)).toEqual(before);
     }
   });
@@ -84,7 +78,7 @@ describe("PATCH /api/organization", () => {
     const owner = await server.signedIn(orgId, "owner");
     const before = await storedOrg(orgId);
     for (const name of ["", "   "]) {
-      expectFailure(await owner.patch("/api/organization", { name, writeMode: "candidate" }), 400, "invalid_parameter");
+      expectApiFailure(await owner.patch("/api/organization", { name, writeMode: "candidate" }), 400, "invalid_parameter");
     }
     expect(await storedOrg(orgId)).toEqual(before);
   });
@@ -93,10 +87,10 @@ describe("PATCH /api/organization", () => {
     const orgId = await server.newOrg({ plan: "spark" });
     const owner = await server.signedIn(orgId, "owner");
     const before = await storedOrg(orgId);
-    expectFailure(await owner.patch("/api/organization", {}), 400, "invalid_parameter");
-    expectFailure(await owner.patch("/api/organization", { writeMode: "review" }), 400, "invalid_parameter");
-    expectFailure(await owner.patch("/api/organization", { name: "x".repeat(101) }), 400, "invalid_parameter");
-    expectFailure(await owner.patch("/api/organization", { name: "ok", plan: "boost" }), 400, "unknown_parameter");
+    expectApiFailure(await owner.patch("/api/organization", {}), 400, "invalid_parameter");
+    expectApiFailure(await owner.patch("/api/organization", { writeMode: "review" }), 400, "invalid_parameter");
+    expectApiFailure(await owner.patch("/api/organization", { name: "x".repeat(101) }), 400, "invalid_parameter");
+    expectApiFailure(await owner.patch("/api/organization", { name: "ok", plan: "boost" }), 400, "unknown_parameter");
     expect(await storedOrg(orgId)).toEqual(before);
   });
 
@@ -104,8 +98,8 @@ describe("PATCH /api/organization", () => {
     const orgId = await server.newOrg({ plan: "spark" });
     const member = await server.signedIn(orgId, "member");
     const before = await storedOrg(orgId);
-    expectFailure(await member.patch("/api/organization", { name: "Mine now" }), 403, "permission_denied");
-    expectFailure(await member.patch("/api/organization", { writeMode: "candidate" }), 403, "permission_denied");
+    expectApiFailure(await member.patch("/api/organization", { name: "Mine now" }), 403, "permission_denied");
+    expectApiFailure(await member.patch("/api/organization", { writeMode: "candidate" }), 403, "permission_denied");
     expect(await storedOrg(orgId)).toEqual(before);
   });
 });
@@ -180,8 +174,8 @@ describe("access tokens", () => {
     const owner = await server.signedIn(orgId, "owner");
     const { token, record } = (await owner.post("/api/organization/tokens", { name: "kept", scopes: ["memory:read"], environment: "production" })).body;
     const member = await server.signedIn(orgId, "member");
-    expectFailure(await member.post("/api/organization/tokens", { name: "mine", scopes: ["memory:read"], environment: "production" }), 403, "permission_denied");
-    expectFailure(await member.delete(`/api/organization/tokens/${record.id}`), 403, "permission_denied");
+    expectApiFailure(await member.post("/api/organization/tokens", { name: "mine", scopes: ["memory:read"], environment: "production" }), 403, "permission_denied");
+    expectApiFailure(await member.delete(`/api/organization/tokens/${record.id}`), 403, "permission_denied");
     expect(await server.db.accessToken.count({ where: { orgId } })).toBe(1);
     expect((await server.db.accessToken.findUniqueOrThrow({ where: { id: record.id } })).revokedAt).toBeNull();
     expect((await retrieve(token)).status).toBe(200);
@@ -193,8 +187,8 @@ describe("access tokens", () => {
     const { token, record } = (await theirOwner.post("/api/organization/tokens", { name: "theirs", scopes: ["memory:read"], environment: "production" })).body;
     const mine = await server.newOrg();
     const owner = await server.signedIn(mine, "owner");
-    expectFailure(await owner.delete(`/api/organization/tokens/${record.id}`), 404, "token_not_found");
-    expectFailure(await owner.delete("/api/organization/tokens/tok_does_not_exist"), 404, "token_not_found");
+    expectApiFailure(await owner.delete(`/api/organization/tokens/${record.id}`), 404, "token_not_found");
+    expectApiFailure(await owner.delete("/api/organization/tokens/tok_does_not_exist"), 404, "token_not_found");
     expect((await owner.get("/api/organization/tokens")).body.tokens).toEqual([]);
     expect((await server.db.accessToken.findUniqueOrThrow({ where: { id: record.id } })).revokedAt).toBeNull();
     expect((await retrieve(token)).status).toBe(200);
@@ -215,7 +209,7 @@ describe("access tokens", () => {
       [{ ...valid, agents: ["Not A Slug"] }, "invalid_parameter"],
       [{ ...valid, orgId: "org_other" }, "unknown_parameter"],
     ];
-    for (const [body, code] of cases) expectFailure(await owner.post("/api/organization/tokens", body), 400, code);
+    for (const [body, code] of cases) expectApiFailure(await owner.post("/api/organization/tokens", body), 400, code);
     expect(await server.db.accessToken.count({ where: { orgId } })).toBe(0);
   });
 });

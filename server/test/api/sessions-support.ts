@@ -1,6 +1,16 @@
 import { type IncomingHttpHeaders, request } from "node:http";
+import { ZApiFailure } from "@engram/contract";
+import type { SessionResponse } from "@engram/test-support";
+import { expect } from "vitest";
 import { type ApplicationConfig, defaultApplicationConfig } from "../../src/application-config";
 import { DEFAULT_SESSION_POLICY, type SessionPolicy } from "../../src/domain/people/sessions";
+
+/** The `/api` failure shape with this status and code (and a message matching `message`, when given). */
+export function expectApiFailure(res: SessionResponse, status: number, code: string, message?: RegExp): void {
+  expect({ status: res.status, error: res.body?.error }, JSON.stringify(res.body)).toEqual({ status, error: code });
+  expect(ZApiFailure.safeParse(res.body).success, JSON.stringify(res.body)).toBe(true);
+  if (message) expect(res.body.message).toMatch(message);
+}
 
 /** The application settings with some changed, the session policy merged field by field. */
 export function applicationWith(change: Partial<Omit<ApplicationConfig, "sessions">> & { sessions?: Partial<SessionPolicy> } = {}): ApplicationConfig {

@@ -23,3 +23,6 @@ export class ApiError extends Error {
 }
 
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+/** A 4xx: the server understood and said no, so the same request will not fare better (429 aside, once waited for). */
+export const isRefusal = (error: unknown): error is ApiError => isApiError(error) && error.status >= 400 && error.status < 500;

@@ -4,7 +4,7 @@ import "uplot/dist/uPlot.min.css";
 import { formatNumber } from "./format";
 import { TableScroll } from "./table-scroll";
 
-export interface Series<K extends string> {
+interface Series<K extends string> {
   key: K;
   label: string;
   color: string;

@@ -1,6 +1,6 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { isApiError } from "../api/api-error";
+import { isRefusal } from "../api/api-error";
 import { ErrorMessage } from "./error-message";
 
 interface QueryViewProps<T> {
@@ -24,7 +24,7 @@ export function QueryView<T>({ query, loading, empty, isEmpty, children }: Query
   }
   if (query.isError) {
     // Asking again cannot change a refusal (404, 403, 400); it may help after a network failure, a 429 or a 5xx.
-    const mayHelp = !isApiError(query.error) || query.error.status === 0 || query.error.status === 429 || query.error.status >= 500;
+    const mayHelp = !isRefusal(query.error) || query.error.status === 429;
     return <ErrorMessage error={query.error} onRetry={mayHelp ? () => void query.refetch() : undefined} />;
   }
   if (empty !== undefined && isEmpty?.(query.data)) return <div className="state state-empty">{empty}</div>;

@@ -31,6 +31,16 @@ export interface ExplorerPage {
 
 export type ExplorerControl = "reinforce" | StateChange;
 
+/** The explorer's filters, for a stored record and for retrieval's view alike (they name the agent differently). */
+function passesFilters(query: ExplorerQuery, memory: { memoryKind: string; subject: string | null; source: string }, agent: string | null): boolean {
+  return (
+    (!query.kind || memory.memoryKind === query.kind) &&
+    (!query.agent || agent === query.agent) &&
+    (!query.subject || memory.subject === query.subject) &&
+    (!query.source || memory.source === query.source)
+  );
+}
+
 /**
  * The console's view of memories, for signed-in people: everyone in the organization searches and reads any
  * memory of it (every environment, every agent); owners and admins change their state, through the same
@@ -58,22 +68,14 @@ export function memoryExplorer(deps: {
     if (query.cursor !== undefined) throw new AppError("invalid_parameter", "cursor: a search with q answers a single page; leave out cursor.", "cursor");
     const scope = { orgId: actor.orgId, environment: query.environment, agentSlug: query.agent ?? null };
     const answer = await retrieve(scope, { query: query.q, limit: memoryLimits.retrieveMaxLimit, includeContext: false, contextMode: "full" });
-    const wanted = (memory: TMemory) =>
-      (!query.kind || memory.memoryKind === query.kind) &&
-      (!query.agent || memory.agent === query.agent) &&
-      (!query.subject || memory.subject === query.subject) &&
-      (!query.source || memory.source === query.source);
+    const wanted = (memory: TMemory) => passesFilters(query, memory, memory.agent);
     return { ranked: true, memories: answer.memories.filter(wanted).slice(0, query.limit), nextCursor: null };
   }
 
   /** Memories in any state (or the one asked for), newest first, a page at a time. */
   async function listed(actor: OrgActor, query: ExplorerQuery): Promise<ExplorerPage> {
     const filtered = Boolean(query.kind || query.agent || query.subject || query.source);
-    const wanted = (memory: MemoryRecord) =>
-      (!query.kind || memory.memoryKind === query.kind) &&
-      (!query.agent || memory.agentSlug === query.agent) &&
-      (!query.subject || memory.subject === query.subject) &&
-      (!query.source || memory.source === query.source);
+    const wanted = (memory: MemoryRecord) => passesFilters(query, memory, memory.agentSlug);
     const scope = { orgId: actor.orgId, environment: query.environment, states: query.state ? [query.state] : ZMemoryState.options };
     const { items, next } = await newestMatching(memories, scope, filtered ? wanted : null, decodeCursor(query.cursor), query.limit);
     return { ranked: false, memories: items.map((memory) => ({ ...memoryView(memory), score: null })), nextCursor: next ? encodeCursor(next) : null };

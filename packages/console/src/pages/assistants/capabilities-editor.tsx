@@ -10,7 +10,7 @@ import { byCategory, type CapabilityDraft, draftOf, type FieldDraft, placeProble
 
 const categoryId = (category: string) => `category-${category.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
 
-export interface EditorProps {
+interface EditorProps {
   assistant: AssistantDetail;
   registry: readonly TCapabilityEntry[];
   /** What the server offers this assistant at the organization's tier. */

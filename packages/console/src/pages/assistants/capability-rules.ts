@@ -45,7 +45,7 @@ export function draftOf(capabilities: readonly string[], configs: TCapabilityCon
  * One typed config value, or undefined to leave the field out. The server checks every rule (and says which
  * was broken): the form only turns text into the type the field has.
  */
-export function fieldValue(field: TConfigField, draft: FieldDraft | undefined): unknown {
+function fieldValue(field: TConfigField, draft: FieldDraft | undefined): unknown {
   switch (field.type) {
     case "boolean":
       return draft === true;

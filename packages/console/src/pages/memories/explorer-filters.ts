@@ -13,7 +13,7 @@ export interface ExplorerFilters {
   source?: TMemorySource;
 }
 
-export const filterNames = ["q", "kind", "state", "agent", "subject", "source"] as const;
+const filterNames = ["q", "kind", "state", "agent", "subject", "source"] as const;
 
 const text = (value: string | null) => (value && value.trim() ? value.trim() : undefined);
 const oneOf = <T extends string>(options: readonly T[], value: string | null) => (options.includes(value as T) ? (value as T) : undefined);

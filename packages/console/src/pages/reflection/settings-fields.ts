@@ -15,7 +15,7 @@ export interface SettingField {
   integer?: boolean;
 }
 
-export interface SettingGroup {
+interface SettingGroup {
   id: string;
   title: string;
   description: string;

@@ -8,7 +8,7 @@ import { type FormValues, fieldProblemsOf, patchOf, type SettingField, settingGr
 
 export const settingsKey = ["reflection-settings"] as const;
 
-export interface SettingsAnswer {
+interface SettingsAnswer {
   settings: TReflectionSettings;
   version: number;
   updatedAt: string | null;

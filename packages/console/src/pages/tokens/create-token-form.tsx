@@ -12,7 +12,7 @@ export interface CreatedToken {
 }
 
 /** "a, b c" → ["a", "b", "c"]: agent slugs separated by commas or spaces. */
-export const parseAgents = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+const parseAgents = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 function KnownAgents() {
   const agents = useQuery({ queryKey: ["agents"], queryFn: () => ok(api.organization.listAgents()) });
