@@ -67,7 +67,7 @@ describe("full-text candidate lookups", () => {
     const { memories } = server.services.store;
     expect(await memories.documentFrequencies(scope, ["ledger", "team", "unheard"])).toEqual([3, 3, 0]);
     expect(await memories.documentFrequencies({ orgId: other.id, environment: "production" }, ["ledger", "team"])).toEqual([3, 0]);
-    expect(await memories.collectionTotals(scope)).toMatchObject({ documents: 4 });
+    expect(await memories.collectionState(scope)).toMatchObject({ documents: 4 });
     expect(idsOf(await lookup({ terms: ["ledger"], order: "newest", limit: 10 }))).toEqual([ids.newest, ids.middle, ids.oldest]);
   });
 });

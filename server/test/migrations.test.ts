@@ -35,17 +35,36 @@ describe(`migrations on ${databaseUnderTest}`, () => {
     }
   });
 
-  it("leaves the full-text index machinery in place after the last migration", async () => {
+  it("leaves the full-text index and collection triggers in place after the last migration", async () => {
     const database = await freshDatabase();
     await migrate(database);
     const prisma = await connectPrisma(database);
+    const names = async (query: string) => (await prisma.$queryRawUnsafe<Array<{ name: string }>>(query)).map((r) => r.name);
     try {
       // A later migration that rebuilds the Memory table on SQLite drops its triggers with it; this fails then.
-      const names =
-        database.provider === "sqlite"
-          ? (await prisma.$queryRawUnsafe<Array<{ name: string }>>(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'Memory' ORDER BY name`)).map((r) => r.name)
-          : (await prisma.$queryRawUnsafe<Array<{ name: string }>>(`SELECT indexname::text AS name FROM pg_indexes WHERE tablename = 'Memory' AND indexdef LIKE '%gin%'`)).map((r) => r.name);
-      expect(names).toEqual(database.provider === "sqlite" ? ["Memory_search_delete", "Memory_search_insert", "Memory_search_update"] : ["Memory_searchVector_idx"]);
+      if (database.provider === "sqlite") {
+        expect(await names(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('Memory', 'MemoryEmbedding') ORDER BY name`)).toEqual([
+          "MemoryEmbedding_collection_delete",
+          "MemoryEmbedding_collection_insert",
+          "MemoryEmbedding_collection_update",
+          "Memory_collection_delete",
+          "Memory_collection_insert",
+          "Memory_collection_update",
+          "Memory_search_delete",
+          "Memory_search_insert",
+          "Memory_search_update",
+        ]);
+      } else {
+        expect(await names(`SELECT indexname::text AS name FROM pg_indexes WHERE tablename = 'Memory' AND indexdef LIKE '%gin%'`)).toEqual(["Memory_searchVector_idx"]);
+        expect(await names(`SELECT tgname::text AS name FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname COLLATE "C"`)).toEqual([
+          "MemoryEmbedding_collection_delete",
+          "MemoryEmbedding_collection_insert",
+          "MemoryEmbedding_collection_update",
+          "Memory_collection_delete",
+          "Memory_collection_insert",
+          "Memory_collection_update",
+        ]);
+      }
     } finally {
       await prisma.$disconnect();
     }
@@ -66,7 +85,7 @@ describe(`migrations on ${databaseUnderTest}`, () => {
     await expect(migrate(database)).rejects.toThrow(/was changed after it was applied/);
   });
 
-  it("keeps every stored memory and its history when later migrations rebuild tables", async () => {
+  it("keeps every stored memory and its history when later migrations rebuild tables, and counts them for retrieval", async () => {
     const database = await freshDatabase();
     const [first, ...later] = loadMigrations(database.provider);
     await migrate(database, { upTo: first!.name });
@@ -90,6 +109,11 @@ describe(`migrations on ${databaseUnderTest}`, () => {
     try {
       expect(await upgraded.memory.findUnique({ where: { id: "mem_old" } })).toMatchObject({ text: "Stored before the upgrade.", state: "durable" });
       expect(await upgraded.memoryHistory.count({ where: { memoryId: "mem_old" } })).toBe(1);
+      // Retrieval's collection totals start from the memories already stored.
+      expect(await upgraded.memoryCollection.findUnique({ where: { orgId_environment: { orgId: "org_old", environment: "production" } } })).toMatchObject({
+        documents: 1,
+        totalTerms: 4n,
+      });
     } finally {
       await upgraded.$disconnect();
     }

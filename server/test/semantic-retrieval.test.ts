@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unitVector } from "@engram/retrieval";
-import { apiClient, conceptVector, startEmbeddingsServer, startTestServer, type TestServer } from "@engram/test-support";
+import { apiClient, conceptVector, startEmbeddingsServer, startServerOn, startTestServer, type TestServer } from "@engram/test-support";
 import { EmbeddingsError, openAiEmbedder } from "../src/adapters/openai-embeddings/openai-embedder";
 
 /** Semantic retrieval through a real OpenAI-compatible embeddings endpoint, fused with lexical retrieval. */
 let embeddings: Awaited<ReturnType<typeof startEmbeddingsServer>>;
 let server: TestServer;
 
+const semanticSettings = () => ({ baseUrl: embeddings.baseUrl, apiKey: "sk-test", model: "concepts-1", dimensions: null, timeoutMs: 5_000, minSimilarity: 0.3 });
+
 beforeAll(async () => {
   embeddings = await startEmbeddingsServer();
-  server = await startTestServer({
-    embeddings: { baseUrl: embeddings.baseUrl, apiKey: "sk-test", model: "concepts-1", dimensions: null, timeoutMs: 5_000, minSimilarity: 0.3 },
-  });
+  server = await startTestServer({ embeddings: semanticSettings() });
 });
 afterAll(async () => {
   await server?.stop();
@@ -89,6 +89,23 @@ describe("semantic retrieval", () => {
     expect((await api.memory.delete({ params: { id } })).status).toBe(200);
     expect(await storedVectors(id)).toBe(0);
     expect(await retrievedIds(api, "pager")).toEqual([]);
+  });
+
+  it("finds by meaning at once what another server over the same database embedded, after searching that scope", async () => {
+    const { orgId, api } = await tenant();
+    const other = await startServerOn(server.database, { embeddings: semanticSettings() });
+    try {
+      const there = apiClient(other.url, await server.newToken(orgId));
+      await encode(api, "Lunch is served at noon on the third floor.");
+      await embedded();
+      // The other server holds this scope's vectors now; the next one is stored by this server.
+      expect(await retrievedIds(there, "incident")).toEqual([]);
+      const id = await encode(api, "Checkout broke during the Friday rollout.");
+      await embedded();
+      expect(await retrievedIds(there, "incident")).toEqual([id]);
+    } finally {
+      await other.close();
+    }
   });
 
   it("keeps writing and retrieving lexically while the endpoint is down, then a sweep embeds what was missed", async () => {

@@ -1,44 +1,59 @@
 import type { CollectionStats } from "@engram/retrieval";
 import { LRUCache } from "lru-cache";
 import { scopeKey } from "../kernel/scope-key";
-import type { CollectionScope, MemorySearch } from "./ports";
+import type { CollectionScope, CollectionState, MemorySearch } from "./ports";
 
-/** How long collection statistics are reused: they move slowly, and counting on every query is costly. */
-export const COLLECTION_STATS_TTL_MS = 30_000;
+/** One scope's document frequencies, valid while its collection version stays the one they were counted at. */
+interface CountedTerms {
+  version: bigint;
+  frequencies: Map<string, number>;
+}
+
+/** Terms remembered per scope: a query's terms repeat, and a bound keeps a stream of novel words from growing it. */
+const MAX_TERMS_PER_SCOPE = 20_000;
+
+/** The statistics of one retrieval: the scope's state as read once, and its terms' document frequencies. */
+export interface CollectionSnapshot {
+  state: CollectionState;
+  /** BM25 statistics for these terms, counted at this snapshot's version (from the cache when counted before). */
+  statsFor(terms: readonly string[]): Promise<CollectionStats>;
+}
+
 /**
- * A term no memory holds is remembered only briefly: it may be written any moment. Meanwhile nothing is
- * missed, since candidate search always looks up unseen terms; only their weight lags.
+ * BM25 collection statistics per organization and environment (each vocabulary weighs its own words). The
+ * totals are read with every retrieval (one keyed row the database keeps exact); document frequencies are
+ * counted once per term and reused until the scope's version changes, whichever process wrote.
  */
-export const UNSEEN_TERM_TTL_MS = 5_000;
+export function collectionStatsCache(memories: Pick<MemorySearch, "collectionState" | "documentFrequencies">) {
+  const counted = new LRUCache<string, CountedTerms>({ max: 1_000 });
 
-/**
- * BM25 collection statistics for a query's terms, per organization and environment (each vocabulary
- * weighs its own words); totals and each term's document frequency are cached on their own.
- */
-export function collectionStatsCache(memories: Pick<MemorySearch, "collectionTotals" | "documentFrequencies">) {
-  const totals = new LRUCache<string, { documents: number; averageLength: number }>({ max: 1_000, ttl: COLLECTION_STATS_TTL_MS });
-  const frequencies = new LRUCache<string, number>({ max: 100_000, ttl: COLLECTION_STATS_TTL_MS });
-
-  return async function statsFor(scope: CollectionScope, terms: readonly string[]): Promise<CollectionStats> {
+  return async function snapshot(scope: CollectionScope): Promise<CollectionSnapshot> {
+    const state = await memories.collectionState(scope);
     const scopeId = scopeKey(scope);
-    let total = totals.get(scopeId);
-    if (!total) {
-      total = await memories.collectionTotals(scope);
-      totals.set(scopeId, total);
+    let terms = counted.get(scopeId);
+    if (!terms || terms.version !== state.version) {
+      terms = { version: state.version, frequencies: new Map() };
+      counted.set(scopeId, terms);
     }
-    const documentFrequency = new Map<string, number>();
-    const uncounted: string[] = [];
-    const termKey = (term: string) => scopeKey(scope, term);
-    for (const term of new Set(terms)) {
-      const frequency = frequencies.get(termKey(term));
-      if (frequency === undefined) uncounted.push(term);
-      else documentFrequency.set(term, frequency);
-    }
-    const counted = await memories.documentFrequencies(scope, uncounted);
-    uncounted.forEach((term, i) => {
-      documentFrequency.set(term, counted[i]!);
-      frequencies.set(termKey(term), counted[i]!, counted[i] === 0 ? { ttl: UNSEEN_TERM_TTL_MS } : undefined);
-    });
-    return { ...total, documentFrequency };
+    const { frequencies } = terms;
+    return {
+      state,
+      async statsFor(wanted) {
+        const documentFrequency = new Map<string, number>();
+        const uncounted: string[] = [];
+        for (const term of new Set(wanted)) {
+          const frequency = frequencies.get(term);
+          if (frequency === undefined) uncounted.push(term);
+          else documentFrequency.set(term, frequency);
+        }
+        const fresh = await memories.documentFrequencies(scope, uncounted);
+        if (frequencies.size + uncounted.length > MAX_TERMS_PER_SCOPE) frequencies.clear();
+        uncounted.forEach((term, i) => {
+          documentFrequency.set(term, fresh[i]!);
+          frequencies.set(term, fresh[i]!);
+        });
+        return { documents: state.documents, averageLength: state.averageLength, documentFrequency };
+      },
+    };
   };
 }

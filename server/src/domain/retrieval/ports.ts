@@ -20,10 +20,21 @@ export type CandidateQuery = { order: "relevance" | "newest"; limit: number } & 
   | { match: "all"; groups: readonly (readonly string[])[] }
 );
 
+/**
+ * A scope's durable memories as BM25 counts them, exact as of the last committed write, with versions
+ * that change whenever the durable set or the stored vectors change (by any process).
+ */
+export interface CollectionState {
+  documents: number;
+  averageLength: number;
+  version: bigint;
+  vectorsVersion: bigint;
+}
+
 /** The full-text reads retrieval makes of the memories table. */
 export interface MemorySearch {
-  /** A scope's durable memories: how many, their average number of terms, and how many hold each term. */
-  collectionTotals(scope: CollectionScope): Promise<{ documents: number; averageLength: number }>;
+  /** A scope's collection totals and versions (one keyed read), and how many durable memories hold each term. */
+  collectionState(scope: CollectionScope): Promise<CollectionState>;
   documentFrequencies(scope: CollectionScope, terms: readonly string[]): Promise<number[]>;
   searchDurable(scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
   /** The durable memories in scope among `ids` (found another way, e.g. by meaning), as candidates. */

@@ -12,7 +12,7 @@ import {
   withFeedback,
 } from "@engram/retrieval";
 import { candidatePlan, MAX_CANDIDATES } from "./candidate-plan";
-import { collectionStatsCache } from "./collection-stats";
+import { type CollectionSnapshot, collectionStatsCache } from "./collection-stats";
 import type { Clock } from "../kernel/clock";
 import type { MemoryScope } from "../memory/ports";
 import { memoryView } from "../memory/memory-view";
@@ -73,10 +73,10 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
    * BM25 over the query's words and their synonyms, re-ranked by pseudo-relevance feedback, each memory's
    * relevance modulated by its activation and confidence.
    */
-  async function lexicalRanking(scope: MemoryScope, query: string, now: Date) {
+  async function lexicalRanking(scope: MemoryScope, collection: CollectionSnapshot, query: string, now: Date) {
     const concepts = analyzeQuery(query);
     const expanded = conceptTerms(concepts, { synonyms: true });
-    const stats = await collectionStats(scope, expanded);
+    const stats = await collection.statsFor(expanded);
     const byId = new Map<string, SearchCandidate>();
     await addCandidates(scope, candidatePlan(concepts, stats.documentFrequency), byId);
     // Newest first, as ties are broken below: equal matches then give feedback the same sources on every backend.
@@ -85,13 +85,13 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
       .map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: termsOfSubject(c.subject) }));
     const queryMatches = rankLexically(concepts, documents, stats);
     const sourceTerms = feedbackSources(queryMatches, documents).flatMap((source) => source.terms);
-    const matches = withFeedback(expanded, queryMatches, documents, await collectionStats(scope, sourceTerms));
+    const matches = withFeedback(expanded, queryMatches, documents, await collection.statsFor(sourceTerms));
     return { byId, ranking: matches.map((match) => withActivation(byId.get(match.id)!, match.score, now)).sort(bestFirst) };
   }
 
   /** The semantic neighbours that are durable and in scope, ranked; those found lexically are reused. */
-  async function semanticRanking(scope: MemoryScope, query: string, lexical: ReadonlyMap<string, SearchCandidate>, now: Date): Promise<Ranked[]> {
-    const hits = await semantic!(scope, query, MAX_CANDIDATES);
+  async function semanticRanking(scope: MemoryScope, collection: CollectionSnapshot, query: string, lexical: ReadonlyMap<string, SearchCandidate>, now: Date): Promise<Ranked[]> {
+    const hits = await semantic!(scope, query, MAX_CANDIDATES, collection.state.vectorsVersion);
     const unread = hits.map((hit) => hit.memoryId).filter((id) => !lexical.has(id));
     const read = new Map((await store.memories.durableCandidates(scope, unread)).map((candidate) => [candidate.id, candidate]));
     return hits
@@ -105,12 +105,13 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
   return async function retrieve(scope: MemoryScope, input: RetrieveInput): Promise<TRetrieveResponse> {
     const started = performance.now();
     const now = clock();
-    const { byId, ranking: lexical } = await lexicalRanking(scope, input.query, now);
+    const collection = await collectionStats(scope);
+    const { byId, ranking: lexical } = await lexicalRanking(scope, collection, input.query, now);
 
     let top: Ranked[] = lexical;
     let considered = byId.size;
     if (semantic) {
-      const meaning = await semanticRanking(scope, input.query, byId, now);
+      const meaning = await semanticRanking(scope, collection, input.query, byId, now);
       const candidates = new Map([...lexical, ...meaning].map((ranked) => [ranked.candidate.id, ranked.candidate]));
       considered = byId.size + meaning.filter(({ candidate }) => !byId.has(candidate.id)).length;
       top = reciprocalRankFusion([lexical, meaning].map((ranking) => ranking.map(({ candidate }) => candidate.id))).map(({ id, score }) => ({

@@ -1,7 +1,7 @@
 import type { PackedRow, PackRow } from "../../sql";
 import { join, raw, sql } from "../../sql";
 import type { CollectionScope } from "../../../domain/retrieval/ports";
-import { candidateSelect, candidatesById, firstNumber, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
+import { candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
 
 /** The FTS5 filter for one organization and environment: their one-token "scope" column (see its migration). */
 const scopeMatch = (scope: CollectionScope) => `"scope" : ${quoted(`${scope.orgId}:${scope.environment}`, '"')}`;
@@ -25,14 +25,6 @@ export function fts5Search(packRow: PackRow): FullTextSearch {
       );
     },
     byId: candidatesById(packRow),
-    async totals(db, scope) {
-      // Terms are single-space separated, so a row's term count is its spaces plus one (none when empty).
-      const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
-        SELECT count(*) AS "documents",
-               avg(CASE WHEN "searchText" = '' THEN 0 ELSE length("searchText") - length(replace("searchText", ' ', '')) + 1 END) AS "averageLength"
-        FROM "Memory" WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable'`;
-      return { documents: firstNumber(rows, "documents"), averageLength: firstNumber(rows, "averageLength") };
-    },
     async documentFrequencies(db, scope, terms) {
       const match = (term: string) => `${scopeMatch(scope)} AND "terms" : ${quoted(term, '"')}`;
       const counts = terms.map((term, i) => sql`(SELECT count(*) FROM "MemorySearch" WHERE "MemorySearch" MATCH ${match(term)}) AS ${raw(`"t${i}"`)}`);

@@ -17,8 +17,6 @@ export interface FullTextSearch {
   candidates(db: PrismaTx, scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
   /** Candidates by id, still checked against the scope and the durable state. */
   byId(db: PrismaTx, scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;
-  /** The BM25 collection statistics over the durable memories of one organization and environment. */
-  totals(db: PrismaTx, scope: CollectionScope): Promise<{ documents: number; averageLength: number }>;
   /** How many durable memories hold each term, in the terms' order; one round trip for all of them. */
   documentFrequencies(db: PrismaTx, scope: CollectionScope, terms: readonly string[]): Promise<number[]>;
 }
@@ -68,5 +66,3 @@ export function candidatesById(packRow: PackRow): FullTextSearch["byId"] {
   return async (db, scope, ids) =>
     unpackCandidates(await db.$queryRaw<PackedRow[]>`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope)}`);
 }
-
-export const firstNumber = (rows: Array<Record<string, unknown>>, column: string) => Number(rows[0]?.[column] ?? 0);

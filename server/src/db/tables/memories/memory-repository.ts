@@ -4,6 +4,7 @@ import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
 import { join, type PackedRow, unpackRows } from "../../sql";
 import { appendHistory, historyOf } from "../memory-history";
+import { collectionState } from "./memory-collection";
 import { MEMORY_TIMESTAMPS, memoryRecord, packedMemoryRecord, RECORD_COLUMNS } from "./memory-table";
 
 /** The organization, environment and (for agent callers) the agent's own plus shared memories. */
@@ -61,7 +62,7 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect): MemoryReposito
       if (ids.length === 0) return [];
       return search.byId(db, scope, ids);
     },
-    collectionTotals: (scope) => search.totals(db, scope),
+    collectionState: (scope) => collectionState(db, scope),
     documentFrequencies: async (scope, terms) => (terms.length === 0 ? [] : search.documentFrequencies(db, scope, terms)),
     async findManyByIds(ids) {
       if (ids.length === 0) return [];

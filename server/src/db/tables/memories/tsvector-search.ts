@@ -1,7 +1,7 @@
 import type { CandidateQuery } from "../../../domain/retrieval/ports";
 import type { PackedRow, PackRow } from "../../sql";
 import { join, raw, sql } from "../../sql";
-import { candidateSelect, candidatesById, firstNumber, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
+import { candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
 
 /**
  * Postgres refuses a tsquery word over 2,046 bytes (and stores a longer lexeme mangled), so a longer term
@@ -74,13 +74,6 @@ export function tsvectorSearch(packRow: PackRow): FullTextSearch {
       return [...recent, ...older];
     },
     byId: candidatesById(packRow),
-    async totals(db, scope) {
-      const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
-        SELECT count(*) AS "documents",
-               avg(coalesce(array_length(string_to_array(btrim("searchText"), ' '), 1), 0)) AS "averageLength"
-        FROM "Memory" WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable'`;
-      return { documents: firstNumber(rows, "documents"), averageLength: firstNumber(rows, "averageLength") };
-    },
     async documentFrequencies(db, scope, terms) {
       if (!terms.some(searchable)) return terms.map(() => 0);
       // One pass over the rows holding any of the terms (found through the GIN index), counted per term.

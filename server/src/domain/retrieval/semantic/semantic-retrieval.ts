@@ -13,7 +13,7 @@ export interface SemanticOptions {
 
 /** The semantic half of retrieval over one embedder: the writer that embeds memories and the search over their vectors. */
 export function semanticRetrieval(store: Store, embedder: Embedder, { minSimilarity, clock, onError }: SemanticOptions) {
-  const index = vectorIndex(store.embeddings, embedder.model, clock);
+  const index = vectorIndex(store.embeddings, embedder.model);
   return {
     writer: embeddingWriter(store, embedder, { clock, onError, onStored: (vectors) => index.add(vectors) }),
     search: semanticSearch(embedder, index, { minSimilarity, onError }),

@@ -22,14 +22,15 @@ export interface SemanticSearchOptions {
 export function semanticSearch(embedder: Embedder, index: VectorIndex, { minSimilarity, onError }: SemanticSearchOptions) {
   const queryVectors = new LRUCache<string, Float32Array>({ max: 1_000 });
 
-  return async function search(scope: MemoryScope, query: string, k: number): Promise<SemanticHit[]> {
+  /** `vectorsVersion` is the scope's as retrieval read it: the index catches up when it has moved. */
+  return async function search(scope: MemoryScope, query: string, k: number, vectorsVersion: bigint): Promise<SemanticHit[]> {
     try {
       let vector = queryVectors.get(query);
       if (!vector) {
         [vector] = await embedder.embed([query]);
         queryVectors.set(query, vector!);
       }
-      return await index.search(scope, vector!, k, minSimilarity);
+      return await index.search(scope, vectorsVersion, vector!, k, minSimilarity);
     } catch (error) {
       onError(error, "semantic search failed; answering from lexical search alone");
       return [];

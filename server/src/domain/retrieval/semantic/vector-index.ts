@@ -1,13 +1,10 @@
 import { nearest } from "@engram/retrieval";
 import { LRUCache } from "lru-cache";
-import type { Clock } from "../../kernel/clock";
 import { scopeKey } from "../../kernel/scope-key";
 import type { MemoryScope } from "../../memory/ports";
 import type { EmbeddingRepository } from "../ports";
 import type { StoredVector } from "./embedding-writer";
 
-/** How often a scope's vectors are brought up to date with what other processes stored. */
-export const VECTOR_REFRESH_MS = 2_000;
 /** Scopes (organization + environment) kept in memory at once; the least recently searched go first. */
 const MAX_SCOPES = 64;
 const PAGE = 5_000;
@@ -22,7 +19,9 @@ class ScopeVectors {
   private readonly positions = new Map<string, number>();
   private dimensions = 0;
   storedUntil: Date | null = null;
-  checkedAt = 0;
+  /** The scope's vectors version this copy is current with, and the catching up under way. */
+  version = -1n;
+  refreshing: Promise<void> | null = null;
 
   put({ memoryId, agentSlug, vector }: Pick<StoredVector, "memoryId" | "agentSlug" | "vector">): void {
     if (this.dimensions === 0) this.dimensions = vector.length;
@@ -51,36 +50,44 @@ class ScopeVectors {
 }
 
 /**
- * The vectors of each scope, held in memory for exact nearest-neighbour search and refreshed from the
- * database at most every VECTOR_REFRESH_MS. States are not tracked here: retrieval reads the hits'
- * rows and keeps only the durable ones in scope.
+ * The vectors of each scope, held in memory for exact nearest-neighbour search and brought up to date from
+ * the database whenever the scope's vectors version has moved (another process stored some). States are
+ * not tracked here: retrieval reads the hits' rows and keeps only the durable ones in scope.
  */
-export function vectorIndex(embeddings: Pick<EmbeddingRepository, "listSince">, model: string, clock: Clock) {
+export function vectorIndex(embeddings: Pick<EmbeddingRepository, "listSince">, model: string) {
   const scopes = new LRUCache<string, ScopeVectors>({ max: MAX_SCOPES });
 
-  async function refreshed(scope: MemoryScope): Promise<ScopeVectors> {
+  /** Reads the vectors stored since the last one seen; searches meanwhile wait for it rather than see a part. */
+  async function catchUp(scope: MemoryScope, vectors: ScopeVectors, version: bigint): Promise<void> {
+    let since = vectors.storedUntil ? new Date(vectors.storedUntil.getTime() - REFRESH_OVERLAP_MS) : null;
+    for (;;) {
+      const page = await embeddings.listSince(scope, model, since, PAGE);
+      for (const row of page) vectors.put(row);
+      if (page.length > 0) since = vectors.storedUntil = page.at(-1)!.storedAt;
+      if (page.length < PAGE) break;
+    }
+    vectors.version = version;
+  }
+
+  async function refreshed(scope: MemoryScope, version: bigint): Promise<ScopeVectors> {
     const key = scopeKey(scope);
     let vectors = scopes.get(key);
     if (!vectors) {
       vectors = new ScopeVectors();
       scopes.set(key, vectors);
     }
-    const now = clock().getTime();
-    if (now - vectors.checkedAt < VECTOR_REFRESH_MS) return vectors;
-    vectors.checkedAt = now;
-    let since = vectors.storedUntil ? new Date(vectors.storedUntil.getTime() - REFRESH_OVERLAP_MS) : null;
-    for (;;) {
-      const page = await embeddings.listSince(scope, model, since, PAGE);
-      for (const row of page) vectors.put(row);
-      if (page.length > 0) since = vectors.storedUntil = page.at(-1)!.storedAt;
-      if (page.length < PAGE) return vectors;
+    while (vectors.version < version) {
+      const current = vectors;
+      current.refreshing ??= catchUp(scope, current, version).finally(() => (current.refreshing = null));
+      await current.refreshing;
     }
+    return vectors;
   }
 
   return {
     /** The `k` memories in scope (and within the agent's boundary) whose vectors are nearest `query`. */
-    async search(scope: MemoryScope, query: Float32Array, k: number, minSimilarity: number) {
-      return (await refreshed(scope)).search(query, scope.agentSlug, k, minSimilarity);
+    async search(scope: MemoryScope, version: bigint, query: Float32Array, k: number, minSimilarity: number) {
+      return (await refreshed(scope, version)).search(query, scope.agentSlug, k, minSimilarity);
     },
     /** Vectors this process just stored, searchable before the next refresh. */
     add(vectors: readonly StoredVector[]): void {

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TRetrieveResponse } from "@engram/contract";
+import { apiClient, startServerOn, startTestServer, type TestServer } from "@engram/test-support";
+import type { RunningServer } from "../src/server";
+
+/**
+ * Retrieval's collection statistics are exact after every committed write, whichever server process made
+ * it: the totals are a row the database keeps in each write's transaction, and cached document frequencies
+ * are dropped when the scope's version moves.
+ */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+type Api = ReturnType<typeof apiClient>;
+
+async function encode(api: Api, text: string): Promise<string> {
+  const res = await api.memory.encode({ body: { text } });
+  if (res.status !== 201) throw new Error(`encode answered ${res.status}`);
+  return res.body.memory.id;
+}
+
+async function retrieve(api: Api, query: string): Promise<TRetrieveResponse["memories"]> {
+  const res = await api.memory.retrieve({ body: { query, limit: 10 } });
+  if (res.status !== 200) throw new Error(`retrieve answered ${res.status}`);
+  return res.body.memories;
+}
+
+const ranking = (memories: TRetrieveResponse["memories"]) => memories.map(({ id, score }) => ({ id, score }));
+
+/** What the triggers should hold, counted from the memories themselves. */
+async function countedFromRows(orgId: string) {
+  const rows = await server.db.memory.findMany({ where: { orgId, environment: "production", state: "durable" }, select: { searchText: true } });
+  const terms = rows.reduce((sum, row) => sum + (row.searchText === "" ? 0 : row.searchText.split(" ").length), 0);
+  return { documents: rows.length, averageLength: rows.length === 0 ? 0 : terms / rows.length };
+}
+
+const stateOf = (orgId: string) => server.services.store.memories.collectionState({ orgId, environment: "production" });
+
+describe("collection state", () => {
+  it("stays equal to a count of the durable memories through every kind of change, and moves its version only with them", async () => {
+    const orgId = await server.newOrg({ plan: "seed" });
+    const api = apiClient(server.url, await server.newToken(orgId));
+    expect(await stateOf(orgId)).toEqual({ documents: 0, averageLength: 0, version: 0n, vectorsVersion: 0n });
+
+    const check = async () => {
+      const state = await stateOf(orgId);
+      const counted = await countedFromRows(orgId);
+      expect(state.documents).toBe(counted.documents);
+      expect(state.averageLength).toBeCloseTo(counted.averageLength, 9);
+      return state.version;
+    };
+    const ids = await Promise.all(["The ledger service settles payments nightly.", "Alerts route to the payments on-call.", "Short."].map((text) => encode(api, text)));
+    let version = await check();
+    expect(version).toBeGreaterThan(0n);
+
+    const steps: Array<[string, () => Promise<unknown>, "moves" | "stays"]> = [
+      ["reinforce", () => api.memory.reinforce({ params: { id: ids[0]! }, body: {} }), "stays"],
+      ["suppress", () => api.memory.suppress({ params: { id: ids[0]! }, body: {} }), "moves"],
+      ["restore", () => api.memory.restore({ params: { id: ids[0]! }, body: {} }), "moves"],
+      ["tombstone", () => api.memory.delete({ params: { id: ids[1]! } }), "moves"],
+      ["delete a row", () => server.db.memory.delete({ where: { id: ids[2]! } }), "moves"],
+      ["rewrite the terms", () => server.db.memory.update({ where: { id: ids[0]! }, data: { searchText: "ledger settles" } }), "moves"],
+    ];
+    for (const [name, step, expected] of steps) {
+      await step();
+      const next = await check();
+      expect(next === version ? "stays" : "moves", name).toBe(expected);
+      version = next;
+    }
+
+    // Candidates are outside the collection until promoted.
+    await server.services.organizations.setWriteMode(orgId, "candidate");
+    server.services.tokens.forgetVerified();
+    const candidate = await encode(api, "A candidate about the ledger cutover.");
+    expect(await check()).toBe(version);
+    await server.services.candidates.promote(candidate, { actor: "user:test@example.com" });
+    expect(await check()).toBeGreaterThan(version);
+  });
+
+  it("ranks a memory encoded a moment ago with statistics that include it, in a vocabulary seen before as empty", async () => {
+    const { token } = await server.newTenant();
+    const api = apiClient(server.url, token);
+    await encode(api, "The build cache lives on the runners.");
+    expect(await retrieve(api, "quokka sightings")).toEqual([]);
+
+    await encode(api, "Quokka sightings are logged by the wildlife team.");
+    const warm = await retrieve(api, "quokka sightings");
+    const cold = await startServerOn(server.database);
+    try {
+      expect(ranking(warm)).toHaveLength(1);
+      expect(ranking(warm)).toEqual(ranking(await retrieve(apiClient(cold.url, token), "quokka sightings")));
+    } finally {
+      await cold.close();
+    }
+  });
+});
+
+describe("two servers on one database", () => {
+  let other: RunningServer;
+  beforeAll(async () => {
+    other = await startServerOn(server.database);
+  });
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  it("ranks with the other server's writes at once, and the same on both", async () => {
+    const { token } = await server.newTenant();
+    const here = apiClient(server.url, token);
+    const there = apiClient(other.url, token);
+    await encode(here, "The ferry timetable changes in October.");
+    // Both servers count the query's terms now, before the writes below.
+    expect(ranking(await retrieve(there, "ferry timetable"))).toEqual(ranking(await retrieve(here, "ferry timetable")));
+
+    const added = await Promise.all(["The ferry leaves from pier four.", "Ferry tickets are sold at the kiosk.", "Timetable questions go to the harbour office."].map((text) => encode(here, text)));
+    const seenThere = await retrieve(there, "ferry timetable");
+    expect(seenThere.map((m) => m.id)).toEqual(expect.arrayContaining(added));
+    expect(ranking(seenThere)).toEqual(ranking(await retrieve(here, "ferry timetable")));
+
+    const suppressed = await there.memory.suppress({ params: { id: added[0]! }, body: {} });
+    expect(suppressed.status).toBe(200);
+    const afterSuppress = await retrieve(here, "ferry timetable");
+    expect(afterSuppress.map((m) => m.id)).not.toContain(added[0]);
+    expect(ranking(afterSuppress)).toEqual(ranking(await retrieve(there, "ferry timetable")));
+  });
+});
