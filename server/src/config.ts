@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { databaseConfigFrom, type DatabaseConfig } from "./db/config";
 import { parseRateLimitSetting, type RateLimitOverride } from "./domain/rate-limits/policy";
@@ -29,6 +30,8 @@ export interface ServerConfig {
    * (test servers); `startDue: false` only takes over runs whose process died.
    */
   reflection?: ReflectionSchedulerConfig;
+  /** ENGRAM_WORKERS or `engram serve --workers N`: HTTP worker processes (default: one per core; 1 is a single process). */
+  workers?: number;
   /** ENGRAM_CONSOLE_DIR: the built console served at `/` (the console package's build by default); null: none. */
   consoleDir?: string | null;
 }
@@ -70,7 +73,19 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     application: applicationConfigFrom(env),
     reflection: reflectionConfigFrom(env),
     consoleDir: consoleDirFrom(env),
+    workers: workersFrom(env.ENGRAM_WORKERS, "ENGRAM_WORKERS"),
   };
+}
+
+/** The most workers one `engram serve` forks: more than the cores only adds switching. */
+export const MAX_WORKERS = 64;
+
+/** A worker count as written (ENGRAM_WORKERS, `--workers`); one per core when absent. */
+export function workersFrom(value: string | undefined, name: string): number {
+  if (value === undefined || value === "") return availableParallelism();
+  const workers = Number(value);
+  if (!/^\d+$/.test(value) || workers < 1 || workers > MAX_WORKERS) throw new Error(`${name} must be a whole number from 1 to ${MAX_WORKERS}, got "${value}"`);
+  return workers;
 }
 
 /** `off` serves no console; a directory must hold a build (index.html); unset, the console package's build if there is one. */

@@ -6,6 +6,7 @@ import { answerClientError } from "./http/client-errors";
 import type { ServerConfig } from "./config";
 import { openStore } from "./db/store";
 import { systemClock } from "./domain/kernel/clock";
+import type { Peers } from "./domain/kernel/peers";
 import { rateLimitPolicy } from "./domain/rate-limits/policy";
 import { reflectionScheduler } from "./domain/reflection/scheduler";
 import { defaultApplicationConfig } from "./application-config";
@@ -18,19 +19,64 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  validateResponses?: boolean;
+  now?: () => Date;
+  /** The other workers of this `engram serve`, told of changes their caches must not outlive. */
+  peers?: Peers;
+}
+
 const IDEMPOTENCY_SWEEP_MS = 60 * 60 * 1000;
 const SHUTDOWN_GRACE_MS = 10_000;
 const EMBEDDING_SWEEP_MS = 60 * 1000;
 
-export async function startServer(
-  config: ServerConfig,
-  logger: Logger,
-  options: { validateResponses?: boolean; now?: () => Date } = {},
-): Promise<RunningServer> {
+/** One process that does everything: serves HTTP and runs the background work. */
+export async function startServer(config: ServerConfig, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
+  const services = await openServices(config, logger, options);
+  const background = runBackground(services, config, logger, options);
+  const http = await serveHttp(services, config, logger, options);
+  return {
+    url: http.url,
+    services,
+    close: once(async () => {
+      await background.stop();
+      await http.close();
+      await closeServices(services);
+    }),
+  };
+}
+
+/** A worker of `engram serve --workers N`: serves HTTP; the primary process runs the background work. */
+export async function startHttpWorker(config: ServerConfig, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
+  const services = await openServices(config, logger, options);
+  const http = await serveHttp(services, config, logger, options);
+  return {
+    url: http.url,
+    services,
+    close: once(async () => {
+      await http.close();
+      await closeServices(services);
+    }),
+  };
+}
+
+/** The primary process of `engram serve --workers N`: migrations, sweeps and reflection scheduling, no HTTP. */
+export async function startBackground(config: ServerConfig, logger: Logger, options: StartOptions = {}): Promise<Omit<RunningServer, "url">> {
+  const services = await openServices(config, logger, options);
+  const background = runBackground(services, config, logger, options);
+  return {
+    services,
+    close: once(async () => {
+      await background.stop();
+      await closeServices(services);
+    }),
+  };
+}
+
+async function openServices(config: ServerConfig, logger: Logger, options: StartOptions): Promise<Services> {
   const store = await openStore(config.database);
-  const clock = options.now ?? systemClock;
   const application = config.application ?? defaultApplicationConfig;
-  const services = createServices(store, {
+  return createServices(store, {
     sessions: application.sessions,
     authCacheMs: config.authCacheMs,
     embeddings: config.embeddings ? { config: config.embeddings, onError: (err, message) => logger.warn({ err }, message) } : null,
@@ -38,8 +84,23 @@ export async function startServer(
     rateLimits: rateLimitPolicy(config.rateLimits),
     onRateLimitError: (err) => logger.warn({ err }, "rate-limit counters unavailable; admitting requests"),
     onReflectionError: (err) => logger.warn({ err }, "reflection run failed"),
-    now: clock,
+    now: options.now ?? systemClock,
+    peers: options.peers,
   });
+}
+
+async function closeServices(services: Services): Promise<void> {
+  await services.embeddings?.stop();
+  // Runs end at their next batch and are handed over: another process (or this one's next start) finishes them.
+  services.reflectionRunner.stop();
+  await services.reflectionRunner.idle();
+  // Retrievals counted since the last flush are written before the database closes.
+  await services.usage.stop();
+  await services.store.close();
+}
+
+async function serveHttp(services: Services, config: ServerConfig, logger: Logger, options: StartOptions) {
+  const application = config.application ?? defaultApplicationConfig;
   const app = createApp({ services, logger, validateResponses: options.validateResponses, application, consoleDir: config.consoleDir ?? null });
   const server = app.listen(config.port, config.host);
   server.on("clientError", answerClientError);
@@ -50,7 +111,25 @@ export async function startServer(
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    async close() {
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections become idle as their last response ends; close each as soon as it does.
+      const reapIdle = setInterval(() => server.closeIdleConnections(), 50);
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      await drained;
+      clearInterval(reapIdle);
+      clearTimeout(force);
+    },
+  };
+}
 
+/** Sweeps of expired rows, embeddings of memories left without a vector, and reflection scheduling. */
+function runBackground(services: Services, config: ServerConfig, logger: Logger, options: StartOptions) {
+  const { store } = services;
+  const clock = options.now ?? systemClock;
   const sweep = setInterval(() => {
     store.transaction((tx) => tx.idempotency.deleteExpired(clock())).catch((err) => logger.warn({ err }, "idempotency sweep failed"));
     // Rate-limit counters matter for their own minute only.
@@ -72,33 +151,17 @@ export async function startServer(
       })
     : null;
   reflection?.start();
-
-  let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${port}`,
-    services,
-    close() {
-      closing ??= (async () => {
-        clearInterval(sweep);
-        clearInterval(embeddingSweeps);
-        await reflection?.stop();
-        await services.embeddings?.stop();
-        const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-        // Keep-alive connections become idle as their last response ends; close each as soon as it does.
-        const reapIdle = setInterval(() => server.closeIdleConnections(), 50);
-        server.closeIdleConnections();
-        const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-        await drained;
-        clearInterval(reapIdle);
-        clearTimeout(force);
-        // Runs end at their next batch and are handed over: another process (or this one's next start) finishes them.
-        services.reflectionRunner.stop();
-        await services.reflectionRunner.idle();
-        // Retrievals counted since the last flush are written before the database closes.
-        await services.usage.stop();
-        await store.close();
-      })();
-      return closing;
+    async stop() {
+      clearInterval(sweep);
+      clearInterval(embeddingSweeps);
+      await reflection?.stop();
     },
   };
+}
+
+/** The first call's promise for every call: shutdown may be asked for more than once. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
 }

@@ -27,6 +27,7 @@ import { RateLimiter } from "./domain/rate-limits/limiter";
 import { type RateLimitPolicy, rateLimitPolicy } from "./domain/rate-limits/policy";
 import { memoryRetrieval } from "./domain/retrieval/retrieval";
 import { semanticRetrieval } from "./domain/retrieval/semantic/semantic-retrieval";
+import type { Peers } from "./domain/kernel/peers";
 import type { Store } from "./domain/store";
 
 export interface ServiceOptions {
@@ -48,6 +49,8 @@ export interface ServiceOptions {
   reflectionLeaseMs?: number;
   /** Told about reflection runs that failed. */
   onReflectionError?: (error: unknown) => void;
+  /** The other workers of this `engram serve`, when there are any. */
+  peers?: Peers;
 }
 
 /** The composition root: the domain services wired over one store, with the upstream and embedder chosen here. */
@@ -62,7 +65,7 @@ export function createServices(store: Store, options: ServiceOptions = {}) {
   const inference = options.inference ?? defaultInferenceConfig;
   const upstream = inference.upstream ? openAiCompatibleUpstream(inference.upstream) : embeddedResponder({ clock });
   const organizations = organizationService(store);
-  const tokens = tokenService(store, { clock, authCacheMs: options.authCacheMs });
+  const tokens = tokenService(store, { clock, authCacheMs: options.authCacheMs, peers: options.peers });
   const users = userService(store, { clock });
   const memberships = membershipService(store, { clock });
   const candidates = candidateService(store, { clock });

@@ -75,7 +75,7 @@ describe("collection state", () => {
 
     // Candidates are outside the collection until promoted.
     await server.services.organizations.setWriteMode(orgId, "candidate");
-    server.services.tokens.forgetVerified();
+    await server.services.tokens.forgetVerified();
     const candidate = await encode(api, "A candidate about the ledger cutover.");
     expect(await check()).toBe(version);
     await server.services.candidates.promote(candidate, { actor: "user:test@example.com" });

@@ -15,3 +15,4 @@ export { startTcpProxy, type TcpProxy } from "./tcp-proxy";
 export { errorBody, type Scripted, type ScriptedProxy, type SeenRequest, startScriptedProxy } from "./scripted-proxy";
 export { answer, type Behaviour, type ChatUpstream, fail, failMidStream, hang, type ReceivedRequest, startChatUpstream } from "./chat-upstream";
 export { conceptVector, startEmbeddingsServer } from "./embeddings-server";
+export { type EngramServe, isAlive, onNewConnection, startEngramServe } from "./engram-serve";

@@ -1,5 +1,5 @@
 import { parseArgs, inspect } from "node:util";
-import { configFromEnv } from "../config";
+import { configFromEnv, workersFrom } from "../config";
 import { migrate } from "../db/migrations";
 import { openStore } from "../db/store";
 import { AppError } from "../domain/kernel/errors";
@@ -14,7 +14,8 @@ import { UsageError } from "./usage";
 const USAGE = `engram — organization memory for AI assistants
 
 Usage:
-  engram serve                                   start the HTTP server (migrates first)
+  engram serve [--workers N]                     start the HTTP server (migrates first); N worker processes
+                                                 share the port (default: one per core, ENGRAM_WORKERS)
   engram migrate                                 apply pending database migrations
   engram org create --name NAME [--plan free|spark|seed|rise|boost] [--founder] [--no-environments]
   engram org list
@@ -59,6 +60,7 @@ const options = {
   role: { type: "string" },
   type: { type: "string" },
   owner: { type: "string" },
+  workers: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -102,7 +104,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
   if (values.help || !command) return io.out(USAGE);
   const config = configFromEnv(io.env);
 
-  if (command === "serve") return serve(config, io.out);
+  if (command === "serve") return serve(values.workers === undefined ? config : { ...config, workers: workersFrom(values.workers, "--workers") }, io.out);
   if (command === "migrate") {
     const result = await migrate(config.database);
     return io.out(result.applied.length ? `applied: ${result.applied.join(", ")}` : "database is up to date");

@@ -1,6 +1,9 @@
 import { memoryScopes } from "@engram/contract";
 import type { ServerConfig } from "../config";
 import { createLogger } from "../logger";
+import cluster from "node:cluster";
+import { runPrimary } from "../cluster/primary";
+import { runWorker } from "../cluster/worker";
 import { startServer } from "../server";
 import { AppError } from "../domain/kernel/errors";
 import { checkNewPassword } from "../domain/people/passwords";
@@ -8,14 +11,21 @@ import { normalizeEmail } from "../domain/people/users";
 import type { Services } from "../services";
 import { UsageError } from "./usage";
 
+/**
+ * `engram serve`: one process, or with more than one worker a primary that runs the background work and
+ * forks HTTP workers sharing the port (each worker runs this same command and becomes a worker here).
+ */
 export async function serve(config: ServerConfig, out: (line: string) => void): Promise<void> {
   const logger = createLogger(config.logLevel);
-  const server = await startServer(config, logger);
+  if (cluster.isWorker) return runWorker(config, logger.child({ worker: cluster.worker!.id }));
+  const workers = config.workers ?? 1;
+  const server = workers > 1 ? await runPrimary(config, workers, logger) : await startServer(config, logger);
   const listen = listenAddress(config.host, server.url.slice(server.url.lastIndexOf(":") + 1));
   const everyInterface = config.host === "0.0.0.0" || config.host === "::";
+  const processes = workers > 1 ? ` (${workers} workers)` : "";
   logger.info(
-    { listen, url: server.url, database: config.database.provider },
-    everyInterface ? `engram listening on ${listen} (every interface), on this machine at ${server.url}` : `engram listening at ${server.url}`,
+    { listen, url: server.url, database: config.database.provider, workers },
+    everyInterface ? `engram listening on ${listen} (every interface)${processes}, on this machine at ${server.url}` : `engram listening at ${server.url}${processes}`,
   );
   if (config.consoleDir) logger.info({ console: `${server.url}/` }, `console at ${server.url}/`);
   else logger.warn("no console is served: build it with `pnpm --filter @engram/console build` (or set ENGRAM_CONSOLE_DIR)");

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { type TEnvironment, type TScope, ZAgentSlug, ZScope } from "@engram/contract";
 import type { Clock } from "../kernel/clock";
+import type { Peers } from "../kernel/peers";
 import { AppError } from "../kernel/errors";
 import type { Store } from "../store";
 import type { Caller } from "./caller";
@@ -33,10 +34,11 @@ export const DEFAULT_AUTH_CACHE_MS = 2000;
 
 /**
  * Every request authenticates, and the lookup is most of a small request's database time, so verified
- * tokens are remembered briefly. Revoking through this process takes effect at once; a revocation made
- * elsewhere (the CLI, another server process) within `authCacheMs`. Unknown tokens are never cached.
+ * tokens are remembered briefly. Revoking through this process or another worker of the same `engram serve`
+ * takes effect at once; a revocation made elsewhere (the CLI, a separate server) within `authCacheMs`. Unknown
+ * tokens are never cached.
  */
-export function tokenService(store: Store, options: { clock: Clock; authCacheMs?: number }) {
+export function tokenService(store: Store, options: { clock: Clock; authCacheMs?: number; peers?: Peers }) {
   const ttl = options.authCacheMs ?? DEFAULT_AUTH_CACHE_MS;
   const verified = ttl > 0 ? new LRUCache<string, ActiveToken>({ max: 10_000, ttl }) : null;
 
@@ -46,6 +48,12 @@ export function tokenService(store: Store, options: { clock: Clock; authCacheMs?
     const found = await store.tokens.findActiveByHash(tokenHash);
     if (found) verified?.set(tokenHash, found);
     return found;
+  }
+
+  /** Forgets every verified token here and in the other workers, so the next requests read tokens and settings afresh. */
+  async function forgetVerified(): Promise<void> {
+    verified?.clear();
+    await options.peers?.forgetVerifiedTokens();
   }
 
   return {
@@ -81,15 +89,17 @@ export function tokenService(store: Store, options: { clock: Clock; authCacheMs?
 
     list: (orgId: string) => store.tokens.list(orgId),
 
-    /** Forgets every verified token, so the next requests read their organization's settings afresh. */
-    forgetVerified(): void {
+    forgetVerified,
+
+    /** What another worker's `forgetVerified` asks of this one. */
+    forgetVerifiedHere(): void {
       verified?.clear();
     },
 
     /** Revokes the token (only within `orgId` when given); false when there is no such token. */
     async revoke(id: string, orgId?: string): Promise<boolean> {
       const revoked = await store.transaction((tx) => tx.tokens.revoke(id, options.clock(), orgId));
-      verified?.clear();
+      await forgetVerified();
       return revoked;
     },
 

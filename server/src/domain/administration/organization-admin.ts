@@ -43,7 +43,7 @@ export function organizationAdmin(deps: {
       requireManager(actor, "change the organization's settings");
       const org = await organizations.update(actor.orgId, changes);
       // Verified tokens carry their organization's write mode: the next write must see the new one.
-      tokens.forgetVerified();
+      await tokens.forgetVerified();
       return org;
     },
 

@@ -1,0 +1,114 @@
+import cluster, { type Worker } from "node:cluster";
+import type { Logger } from "pino";
+import type { ServerConfig } from "../config";
+import { startBackground } from "../server";
+import type { Services } from "../services";
+import { type ClusterMessage, isClusterMessage } from "./messages";
+
+/** How long a notice waits for the workers' answers: one that has not answered by then is stuck or gone. */
+const NOTICE_TIMEOUT_MS = 2_000;
+/** How long the workers have to finish their requests once asked to stop (they allow 10 s themselves). */
+const STOP_TIMEOUT_MS = 15_000;
+/** A worker that dies is replaced after this pause, so a worker that cannot start does not spin. */
+const RESTART_DELAY_MS = 1_000;
+
+export interface RunningCluster {
+  url: string;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/**
+ * The primary process of `engram serve --workers N`: migrates and runs the background work (sweeps,
+ * embedding sweeps, reflection scheduling) once, forks the HTTP workers, which share the listening port,
+ * relays notices between them, replaces a worker that dies, and stops them all gracefully.
+ */
+export async function runPrimary(config: ServerConfig, workers: number, logger: Logger): Promise<RunningCluster> {
+  const background = await startBackground(config, logger);
+  let stopping = false;
+  const listening = new Map<number, Worker>();
+  // Each broadcast becomes one notice to every other worker; the origin hears back when all have acted on it.
+  const notices = new Map<number, { origin: Worker; originId: number; waitingFor: Set<number>; timer: NodeJS.Timeout }>();
+  let nextNotice = 0;
+
+  const finishNotice = (id: number) => {
+    const notice = notices.get(id);
+    if (!notice) return;
+    clearTimeout(notice.timer);
+    notices.delete(id);
+    if (notice.origin.isConnected()) notice.origin.send({ engram: "broadcast-done", id: notice.originId } satisfies ClusterMessage);
+  };
+  const answered = (id: number, workerId: number) => {
+    const notice = notices.get(id);
+    notice?.waitingFor.delete(workerId);
+    if (notice && notice.waitingFor.size === 0) finishNotice(id);
+  };
+
+  const onMessage = (worker: Worker, message: unknown) => {
+    if (!isClusterMessage(message)) return;
+    if (message.engram === "broadcast") {
+      const id = nextNotice++;
+      const others = [...listening.values()].filter((other) => other !== worker && other.isConnected());
+      notices.set(id, { origin: worker, originId: message.id, waitingFor: new Set(others.map((other) => other.id)), timer: setTimeout(() => finishNotice(id), NOTICE_TIMEOUT_MS) });
+      for (const other of others) other.send({ engram: "notice", id, kind: message.kind } satisfies ClusterMessage);
+      if (others.length === 0) finishNotice(id);
+    } else if (message.engram === "notice-done") {
+      answered(message.id, worker.id);
+    }
+  };
+
+  const fork = () =>
+    new Promise<string>((resolve, reject) => {
+      const worker = cluster.fork();
+      worker.on("message", (message: unknown) => {
+        if (isClusterMessage(message) && message.engram === "listening") {
+          listening.set(worker.id, worker);
+          logger.info({ worker: worker.id, pid: worker.process.pid }, "worker listening");
+          resolve(message.url);
+        }
+        onMessage(worker, message);
+      });
+      worker.once("exit", (code, signal) => {
+        const wasListening = listening.delete(worker.id);
+        // The notices it was to answer are answered for it.
+        for (const id of [...notices.keys()]) answered(id, worker.id);
+        if (!wasListening) return reject(new Error(`a worker exited with ${signal ?? code} before listening`));
+        if (stopping) return;
+        logger.error({ worker: worker.id, code, signal }, "a worker exited; starting another");
+        setTimeout(() => void fork().catch((err) => logger.error({ err }, "a replacement worker failed to start")), RESTART_DELAY_MS).unref();
+      });
+    });
+
+  let url: string;
+  try {
+    url = (await Promise.all(Array.from({ length: workers }, fork)))[0]!;
+  } catch (error) {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill();
+    await background.close();
+    throw error;
+  }
+
+  const stopWorkers = async () => {
+    const all = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+    const exited = all.map((worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once("exit", () => resolve()))));
+    // A worker still starting has no requests to finish; one serving finishes those it has.
+    for (const worker of all) {
+      if (listening.has(worker.id) && worker.isConnected()) worker.send({ engram: "stop" } satisfies ClusterMessage);
+      else worker.kill("SIGTERM");
+    }
+    const force = setTimeout(() => all.forEach((worker) => worker.kill("SIGKILL")), STOP_TIMEOUT_MS);
+    await Promise.all(exited);
+    clearTimeout(force);
+  };
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    services: background.services,
+    close() {
+      stopping = true;
+      closing ??= stopWorkers().then(() => background.close());
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_MODEL_ID } from "@engram/contract";
+import {
+  answer,
+  type ChatUpstream,
+  type EngramServe,
+  freshDatabase,
+  isAlive,
+  onNewConnection,
+  SessionClient,
+  startChatUpstream,
+  startEmbeddingsServer,
+  startEngramServe,
+  startServerOn,
+} from "@engram/test-support";
+import { connectPrisma, type PrismaDb } from "../src/db/prisma";
+
+/**
+ * `engram serve --workers N`: the workers share the port and the database, and everything they share is
+ * correct across them. Each new connection goes to the next worker, so a run of requests on fresh
+ * connections reaches every worker.
+ */
+const WORKERS = 2;
+let serve: EngramServe;
+let upstream: ChatUpstream;
+/** A connection of the test's own to the workers' database. */
+let db: PrismaDb;
+beforeAll(async () => {
+  upstream = await startChatUpstream();
+  const database = await freshDatabase();
+  serve = await startEngramServe(database, WORKERS, {
+    ENGRAM_RATE_LIMITS: "free.memory.staging=10",
+    ENGRAM_UPSTREAM_BASE_URL: upstream.baseUrl,
+    ENGRAM_UPSTREAM_API_KEY: "sk-upstream",
+    ENGRAM_UPSTREAM_MODEL: "upstream-model",
+  });
+  db = await connectPrisma(database);
+}, 60_000);
+afterAll(async () => {
+  await db?.$disconnect();
+  await serve?.stop("SIGKILL");
+  await upstream?.close();
+});
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+/** The same request on `count` fresh connections, one after another, so every worker answers some. */
+async function everyWorker(count: number, path: string, init: Parameters<typeof onNewConnection>[1]) {
+  const answers = [];
+  for (let i = 0; i < count; i++) answers.push(await onNewConnection(serve.url + path, init));
+  return answers;
+}
+/** Which worker answered a request, from its request log line (which may reach the pipe a moment after the answer). */
+async function workerOf(requestId: string): Promise<string | undefined> {
+  const pattern = new RegExp(`"worker":(\\d+),"requestId":"${requestId}"`);
+  for (let tries = 0; tries < 100 && !pattern.test(serve.output()); tries++) await new Promise((r) => setTimeout(r, 20));
+  return serve.output().match(pattern)?.[1];
+}
+
+async function owner(): Promise<SessionClient> {
+  const client = new SessionClient(serve.url);
+  await client.signIn("admin@localhost", serve.adminPassword);
+  return client;
+}
+
+async function newToken(client: SessionClient, environment: "production" | "staging" = "production"): Promise<{ id: string; token: string }> {
+  const res = await client.post("/api/organization/tokens", { name: `t-${Math.random()}`, scopes: ["memory:read", "memory:write", "inference:chat"], environment });
+  if (res.status !== 201) throw new Error(`token create answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return { id: res.body.record.id, token: res.body.token };
+}
+
+describe("engram serve with workers", () => {
+  it("runs the workers it was asked for, each answering on the shared port", async () => {
+    expect(serve.workerPids()).toHaveLength(WORKERS);
+    const answers = await everyWorker(WORKERS * 2, "/v1/memory", { headers: bearer(serve.token), body: { text: "Spread over the workers." } });
+    expect(answers.map((a) => a.status)).toEqual(Array(WORKERS * 2).fill(201));
+    const workers = await Promise.all(answers.map((a) => workerOf(a.headers["x-request-id"] as string)));
+    expect(workers.every(Boolean)).toBe(true);
+    expect(new Set(workers).size).toBe(WORKERS);
+  });
+
+  it("counts one rate limit across the workers", async () => {
+    const { token } = await newToken(await owner(), "staging");
+    const answers = await everyWorker(24, "/v1/memory/retrieve", { headers: bearer(token), body: { query: "anything" } });
+    const admitted = answers.filter((a) => a.status === 200).length;
+    const limited = answers.filter((a) => a.status === 429);
+    expect(admitted + limited.length).toBe(24);
+    expect(admitted).toBe(10);
+    expect(limited[0]!.body.error).toMatchObject({ code: "rate_limit_exceeded" });
+  });
+
+  it("writes a memory and an event once per idempotency key, whichever workers the retries reach", async () => {
+    const { token } = await newToken(await owner());
+    const sends = Array.from({ length: 8 }, () =>
+      onNewConnection(`${serve.url}/v1/memory`, { headers: { ...bearer(token), "idempotency-key": "one-write" }, body: { text: "Written once across workers." } }),
+    );
+    const encoded = await Promise.all(sends);
+    expect(new Set(encoded.map((a) => a.body.memory.id)).size).toBe(1);
+    expect(encoded.every((a) => a.status === 201 || a.status === 200)).toBe(true);
+
+    const event = { type: "deploy.completed", text: "payments-api 4.2 deployed", source: "ci" };
+    const ingested = await Promise.all(
+      Array.from({ length: 8 }, () => onNewConnection(`${serve.url}/v1/memory/events`, { headers: { ...bearer(token), "idempotency-key": "deploy-42" }, body: event })),
+    );
+    expect(ingested.every((a) => a.status < 300)).toBe(true);
+    expect(new Set(ingested.map((a) => a.body.eventId)).size).toBe(1);
+    expect(ingested.filter((a) => !a.body.replayed)).toHaveLength(1);
+  });
+
+  it("refuses a revoked token on every worker at once, though each had just verified it", async () => {
+    const client = await owner();
+    const { id, token } = await newToken(client);
+    expect((await everyWorker(WORKERS * 2, "/v1/memory/retrieve", { headers: bearer(token), body: { query: "warm" } })).map((a) => a.status)).toEqual(
+      Array(WORKERS * 2).fill(200),
+    );
+    expect((await client.delete(`/api/organization/tokens/${id}`)).status).toBe(200);
+    const after = await everyWorker(WORKERS * 2, "/v1/memory/retrieve", { headers: bearer(token), body: { query: "warm" } });
+    expect(after.map((a) => a.status)).toEqual(Array(WORKERS * 2).fill(401));
+  });
+
+  it("ranks a memory written through one worker with the same statistics on every worker at once", async () => {
+    const { token } = await newToken(await owner());
+    const retrieve = () => everyWorker(WORKERS * 2, "/v1/memory/retrieve", { headers: bearer(token), body: { query: "glacier survey" } });
+    await onNewConnection(`${serve.url}/v1/memory`, { headers: bearer(token), body: { text: "The glacier survey runs every spring." } });
+    await retrieve();
+    const added = await onNewConnection(`${serve.url}/v1/memory`, { headers: bearer(token), body: { text: "Glacier survey data lives in the archive bucket." } });
+    const rankings = (await retrieve()).map((a) => JSON.stringify(a.body.memories.map((m: { id: string; score: number }) => [m.id, m.score])));
+    expect(new Set(rankings).size).toBe(1);
+    expect(rankings[0]).toContain(added.body.memory.id);
+  });
+
+  it("never runs two reflection runs of one scope at once, whichever workers are asked", async () => {
+    const client = await owner();
+    const { token } = await newToken(client);
+    for (let i = 0; i < 40; i++) await onNewConnection(`${serve.url}/v1/memory`, { headers: bearer(token), body: { text: `Reflection fodder ${i % 10} about the ledger.` } });
+    const orgId = (await client.get("/api/organization")).body.organization.id;
+    // Watch the runs table while the workers are asked to start runs all at once.
+    let watching = true;
+    let mostRunning = 0;
+    const watcher = (async () => {
+      while (watching) {
+        mostRunning = Math.max(mostRunning, await db.reflectionRun.count({ where: { orgId, environment: "production", status: "running" } }));
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    const cookie = await client.jar.getCookieString(serve.url + "/api");
+    const asked = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        onNewConnection(`${serve.url}/api/memory/reflection/run`, { headers: { cookie, origin: serve.url }, body: { environment: "production" } }),
+      ),
+    );
+    for (let tries = 0; tries < 400 && (await db.reflectionRun.count({ where: { orgId, status: "running" } })) > 0; tries++) await new Promise((r) => setTimeout(r, 50));
+    watching = false;
+    await watcher;
+    for (const answer of asked) {
+      if (answer.status !== 202) expect(answer.body).toMatchObject({ success: false, error: "run_in_progress" });
+    }
+    expect(asked.some((a) => a.status === 202)).toBe(true);
+    expect(mostRunning).toBe(1);
+    const runs = await db.reflectionRun.findMany({ where: { orgId, trigger: "person" } });
+    expect(runs.map((run) => run.status)).toEqual(Array(asked.filter((a) => a.status === 202).length).fill("completed"));
+  });
+});
+
+describe("engram serve with workers: shutdown and replacement", () => {
+  it("replaces a worker that dies, and on SIGTERM finishes the requests in flight on every worker and exits 0", async () => {
+    const database = await freshDatabase();
+    const own = await startChatUpstream();
+    const cluster = await startEngramServe(database, WORKERS, { ENGRAM_UPSTREAM_BASE_URL: own.baseUrl, ENGRAM_UPSTREAM_API_KEY: "sk", ENGRAM_UPSTREAM_MODEL: "m" });
+    try {
+      const [victim] = cluster.workerPids();
+      process.kill(victim!, "SIGKILL");
+      const listeningWorkers = () => cluster.output().match(/"msg":"worker listening"/g)?.length ?? 0;
+      for (let tries = 0; tries < 400 && listeningWorkers() < WORKERS + 1; tries++) await new Promise((r) => setTimeout(r, 50));
+      const pids = cluster.workerPids();
+      expect(pids).toHaveLength(WORKERS);
+      expect(pids).not.toContain(victim);
+
+      // A slow answer from the model: requests on two connections are in flight on both workers when SIGTERM comes.
+      own.behave(answer(["still ", "answered"], { delayMs: 600 }));
+      const chat = () =>
+        onNewConnection(`${cluster.url}/v1/chat/completions`, {
+          headers: { ...bearer(cluster.token), "x-engram-memory": "off" },
+          body: { model: DEFAULT_MODEL_ID, messages: [{ role: "user", content: "hello" }] },
+        });
+      const inFlight = Array.from({ length: WORKERS }, chat);
+      await new Promise((r) => setTimeout(r, 200));
+      const code = await cluster.stop("SIGTERM");
+      const answers = await Promise.all(inFlight);
+      expect(answers.map((a) => a.status)).toEqual(Array(WORKERS).fill(200));
+      expect(code).toBe(0);
+      expect(pids.filter(isAlive)).toEqual([]);
+    } finally {
+      await cluster.stop("SIGKILL");
+      await own.close();
+    }
+  }, 60_000);
+
+  it("leaves memories stored before it started to one embeddings sweep, in the primary alone", async () => {
+    const database = await freshDatabase();
+    const seeding = await startServerOn(database);
+    const org = await seeding.services.organizations.create({ name: "seeded" });
+    const { token } = await seeding.services.tokens.create({ orgId: org.id, name: "t", scopes: ["memory:write"], environment: "production" });
+    const caller = await seeding.services.tokens.authenticate(token, "seed");
+    const texts = Array.from({ length: 30 }, (_, i) => `Seeded memory ${i} about the harbour.`);
+    for (const text of texts) await seeding.services.memories.encode(caller, null, { text, memoryKind: "fact", confidence: 0.8 }, undefined);
+    await seeding.close();
+
+    const embeddings = await startEmbeddingsServer();
+    const cluster = await startEngramServe(database, WORKERS, {
+      ENGRAM_EMBEDDINGS_URL: embeddings.baseUrl,
+      ENGRAM_EMBEDDINGS_API_KEY: "sk",
+      ENGRAM_EMBEDDINGS_MODEL: "concepts-1",
+    });
+    try {
+      const embeddedTexts = () => embeddings.requests.flatMap((r) => r.input).filter((input) => input.includes("Seeded memory"));
+      for (let tries = 0; tries < 200 && embeddedTexts().length < texts.length; tries++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(embeddedTexts()).toHaveLength(texts.length);
+      expect(new Set(embeddedTexts()).size).toBe(texts.length);
+    } finally {
+      await cluster.stop();
+      await embeddings.close();
+    }
+  }, 60_000);
+});
