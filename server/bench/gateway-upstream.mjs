@@ -15,6 +15,16 @@ const server = createServer((req, res) => {
       return;
     }
     const body = JSON.parse(raw);
+    if (body.stream) {
+      // Server-sent events as OpenAI streams them: a few content chunks, then [DONE].
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      const chunk = (delta, finish) =>
+        `data: ${JSON.stringify({ id: "chatcmpl-upstream", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      res.write(chunk({ role: "assistant", content: "" }, null));
+      for (const word of content.split(" ")) res.write(chunk({ content: `${word} ` }, null));
+      res.end(`${chunk({}, "stop")}data: [DONE]\n\n`);
+      return;
+    }
     const answer = {
       id: "chatcmpl-upstream",
       object: "chat.completion",

@@ -18,12 +18,15 @@ import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/access/access-tokens";
 import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";
 import { benchmarkQueries, syntheticMemories } from "./corpus";
+import { atLeast, atMost, reported, type TargetRow } from "./targets";
 
 const MEMORIES = Number(process.env.BENCH_GATEWAY_MEMORIES ?? 10_000);
 /** Measured requests per target and concurrency, split over the rounds. */
 const REQUESTS = Number(process.env.BENCH_GATEWAY_REQUESTS ?? 3_000);
 const ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? 3);
 const CONCURRENCIES = (process.env.BENCH_GATEWAY_CONCURRENCY ?? "1,16").split(",").map(Number);
+/** Measured requests per worker count for the throughput comparison. */
+const THROUGHPUT_REQUESTS = Number(process.env.BENCH_GATEWAY_THROUGHPUT_REQUESTS ?? 3_000);
 
 export interface GatewayRow {
   target: string;
@@ -44,18 +47,26 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-function measure(target: Target, concurrency: number, count: number, warmup: number): Promise<Float64Array> {
+interface Measured {
+  samples: Float64Array;
+  elapsedMs: number;
+}
+
+function measure(target: Target, concurrency: number, count: number, warmup: number, firstByte = false): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./latency-worker.mjs", import.meta.url), {
-      workerData: { url: target.url, headers: target.headers, bodies: target.bodies, concurrency, count, warmup },
+      workerData: { url: target.url, headers: target.headers, bodies: target.bodies, concurrency, count, warmup, firstByte },
     });
     worker.once("message", resolve);
     worker.once("error", reject);
   });
 }
 
-/** Starts a process and resolves with the port it prints ("listening <port>"), or polls `port` until it answers. */
-function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, port?: number): Promise<{ child: ChildProcess; port: number }> {
+/**
+ * Starts a process and resolves with the port it prints ("listening <port>"); or, given `port`, once it prints
+ * `ready`, or else once `port` answers.
+ */
+function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, port?: number, ready?: RegExp): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -68,9 +79,10 @@ function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, p
       output += data.toString();
       const match = output.match(/listening (\d+)/);
       if (match && port === undefined) resolve({ child, port: Number(match[1]) });
+      if (ready && port !== undefined && ready.test(output)) resolve({ child, port });
     });
     child.stderr!.on("data", (data: Buffer) => (output += data.toString()));
-    if (port !== undefined) {
+    if (port !== undefined && !ready) {
       const deadline = Date.now() + 20_000;
       const poll = async () => {
         try {
@@ -90,7 +102,49 @@ function freePort(): number {
   return 20_000 + Math.floor(Math.random() * 20_000);
 }
 
-export async function benchGateway(): Promise<GatewayRow[]> {
+/** Memory-grounded chat at c=16 through `engram serve --workers N` over the same database: requests per second. */
+async function workersThroughput(databaseFile: string, upstreamUrl: string, target: Target, workers: number): Promise<number> {
+  const port = freePort();
+  const entry = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+  const serve = await startProcess(
+    process.execPath,
+    ["--conditions=source", "--import", "tsx", entry, "serve", "--workers", String(workers)],
+    {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ENGRAM_DATA_DIR: dirname(databaseFile),
+      DATABASE_URL: "",
+      LOG_LEVEL: "warn",
+      ENGRAM_CONSOLE_DIR: "off",
+      ENGRAM_REFLECTION: "off",
+      ENGRAM_RATE_LIMITS: "*.*=1000000000",
+      ENGRAM_UPSTREAM_BASE_URL: upstreamUrl,
+      ENGRAM_UPSTREAM_API_KEY: "sk-bench",
+      ENGRAM_UPSTREAM_MODEL: "bench-model",
+    },
+    port,
+    // Printed once every worker listens: the first-run greeting, or the note about tokens.
+    /Tokens are shown only when created|ENGRAM_ADMIN_PASSWORD/,
+  );
+  try {
+    const { samples, elapsedMs } = await measure({ ...target, url: `http://127.0.0.1:${port}/v1/chat/completions` }, 16, THROUGHPUT_REQUESTS, 400);
+    return samples.length / (elapsedMs / 1000);
+  } finally {
+    const exited = new Promise((resolve) => serve.child.once("exit", resolve));
+    serve.child.kill("SIGTERM");
+    await exited;
+  }
+}
+
+export interface GatewayResults {
+  rows: GatewayRow[];
+  /** Time to first byte of a streamed answer at c=1, p50: straight to the model and through Engram. */
+  streaming: { direct: number; engram: number };
+  /** Memory-grounded chat at c=16, requests per second, by worker count. */
+  throughput: Map<number, number>;
+}
+
+export async function benchGateway(): Promise<GatewayResults> {
   const here = dirname(fileURLToPath(import.meta.url));
   const upstream = await startProcess(process.execPath, [join(here, "gateway-upstream.mjs")], {});
   const upstreamUrl = `http://127.0.0.1:${upstream.port}/v1`;
@@ -98,12 +152,13 @@ export async function benchGateway(): Promise<GatewayRow[]> {
   const portkeyPort = freePort();
   const portkey = await startProcess(process.execPath, [portkeyEntry, `--port=${portkeyPort}`, "--headless"], { NODE_ENV: "production" }, portkeyPort);
 
+  const databaseFile = join(mkdtempSync(join(tmpdir(), "engram-bench-gateway-")), "engram.db");
   const server = await startServer(
     {
       port: 0,
       host: "127.0.0.1",
       dataDir: tmpdir(),
-      database: { provider: "sqlite", file: join(mkdtempSync(join(tmpdir(), "engram-bench-gateway-")), "engram.db") },
+      database: { provider: "sqlite", file: databaseFile },
       logLevel: "silent",
       authCacheMs: DEFAULT_AUTH_CACHE_MS,
       // Limits stay on (their cost is part of every request) but high enough never to refuse.
@@ -113,6 +168,8 @@ export async function benchGateway(): Promise<GatewayRow[]> {
     createLogger("silent"),
   );
   const rows: GatewayRow[] = [];
+  const throughput = new Map<number, number>();
+  let streaming = { direct: 0, engram: 0 };
   try {
     const { organizations, tokens, memories } = server.services;
     const org = await organizations.create({ name: "gateway-bench", plan: "boost" });
@@ -158,7 +215,7 @@ export async function benchGateway(): Promise<GatewayRow[]> {
       for (let round = 0; round < ROUNDS; round++) {
         for (const target of targets) {
           const measured = await measure(target, concurrency, perRound, round === 0 ? Math.max(200, concurrency * 20) : concurrency * 4);
-          samples.get(target.name)!.push(...measured);
+          samples.get(target.name)!.push(...measured.samples);
         }
       }
       for (const target of targets) {
@@ -166,12 +223,56 @@ export async function benchGateway(): Promise<GatewayRow[]> {
         rows.push({ target: target.name, concurrency, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) });
       }
     }
+
+    // Streaming: the first byte of the answer, straight from the model and through Engram (pass-through), alternating.
+    const streamed = (target: Target): Target => ({ ...target, bodies: target.bodies.map((body) => JSON.stringify({ ...JSON.parse(body), stream: true })) });
+    const [direct, engram] = [streamed(targets[0]!), streamed(targets[1]!)];
+    const firstBytes = { direct: [] as number[], engram: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      firstBytes.direct.push(...(await measure(direct, 1, Math.ceil(REQUESTS / ROUNDS), 200, true)).samples);
+      firstBytes.engram.push(...(await measure(engram, 1, Math.ceil(REQUESTS / ROUNDS), 200, true)).samples);
+    }
+    const p50 = (values: number[]) => percentile(Float64Array.from(values).sort(), 50);
+    streaming = { direct: p50(firstBytes.direct), engram: p50(firstBytes.engram) };
+
+    // Worker scaling: the memory-grounded chat at c=16 through separate `engram serve` processes, 1 then 2 workers.
+    for (const workers of [1, 2]) throughput.set(workers, await workersThroughput(databaseFile, upstreamUrl, targets[2]!, workers));
   } finally {
     await server.close();
     portkey.child.kill();
     upstream.child.kill();
   }
-  return rows;
+  return { rows, streaming, throughput };
+}
+
+/** The gateway's targets, from one run's figures. */
+export function gatewayTargets({ rows, streaming, throughput }: GatewayResults): TargetRow[] {
+  const added = (target: string, concurrency: number) => {
+    const row = rows.find((r) => r.target.startsWith(target) && r.concurrency === concurrency);
+    const direct = rows.find((r) => r.target === "direct to the model" && r.concurrency === concurrency);
+    return row && direct ? row.p50 - direct.p50 : Number.NaN;
+  };
+  const passThrough1 = added("Engram, pass-through", 1);
+  const passThrough16 = added("Engram, pass-through", 16);
+  const portkey1 = added("Portkey", 1);
+  const portkey16 = added("Portkey", 16);
+  const one = throughput.get(1) ?? Number.NaN;
+  const two = throughput.get(2) ?? Number.NaN;
+  return [
+    atMost("chat pass-through, added p50, c=1", passThrough1, 0.5),
+    atMost("chat pass-through, added p50, c=1, vs Portkey's", passThrough1, portkey1 / 4, "ms", `¼ × ${portkey1.toFixed(2)} ms`),
+    atMost("chat pass-through, added p50, c=16, vs Portkey's", passThrough16, portkey16 / 4, "ms", `¼ × ${portkey16.toFixed(2)} ms`),
+    atMost(`chat with memory (${MEMORIES} memories), added p50, c=1`, added("Engram, memory injection", 1), 3),
+    reported(`chat with memory (${MEMORIES} memories), added p50, c=16`, `${added("Engram, memory injection", 16).toFixed(2)} ms`),
+    atLeast(
+      "chat with memory, c=16, throughput 2 workers / 1 worker",
+      two / one,
+      1.8,
+      (n) => `${n.toFixed(2)}× (${Math.round(two)} / ${Math.round(one)} req/s)`,
+      "1.80×",
+    ),
+    atMost("streaming, time to first byte added over direct, p50, c=1", streaming.engram - streaming.direct, 1),
+  ];
 }
 
 /** The table of latencies, with each gateway's added latency over the direct call at the same percentile. */

@@ -2,10 +2,11 @@
  * `pnpm bench`: throughput and latency of the memory service on SQLite and on a local Postgres, through
  * the service layer and over HTTP. Each run uses fresh databases and the same synthetic data.
  */
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
+import pg_ from "pg";
+import type { SemanticConfig } from "../src/adapters/openai-embeddings/config";
 import type { DatabaseConfig } from "../src/db/config";
 import type { Caller } from "../src/domain/access/caller";
 import { parseRateLimitSetting } from "../src/domain/rate-limits/policy";
@@ -14,7 +15,9 @@ import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";
 import { startLocalPostgres } from "@engram/test-support/local-postgres";
 import { benchmarkQueries, syntheticEvents, syntheticMemories } from "./corpus";
-import { benchGateway, formatGatewayRows } from "./gateway";
+import { benchGateway, formatGatewayRows, gatewayTargets } from "./gateway";
+import { startEmbeddingsStub } from "./embeddings-stub";
+import { atLeast, atMost, formatTargets, reported, type TargetRow } from "./targets";
 import { benchReflection } from "./reflection";
 import { loadFromWorker } from "./http-load";
 import { benchSlowInput, formatSlowInputRows } from "./slow-input";
@@ -57,11 +60,28 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-async function benchDatabase(name: string, database: DatabaseConfig): Promise<Row[]> {
+/** Figures the targets are checked against, by database. */
+interface Figures {
+  retrieveService: number[];
+  retrieveHttp: number[];
+  encodeHttp: number[];
+  encodeInFlight: number;
+  eventsHttp: number;
+  rssMb: number;
+  databaseMb: number;
+}
+
+const MB = 1024 * 1024;
+const rssMb = () => process.memoryUsage().rss / MB;
+/** The SQLite file with its write-ahead log, in MB. */
+const sqliteSizeMb = (file: string) => [file, `${file}-wal`].reduce((sum, path) => sum + (existsSync(path) ? statSync(path).size : 0), 0) / MB;
+
+async function benchDatabase(name: string, database: DatabaseConfig, stages = MEMORY_STAGES, embeddings: SemanticConfig | null = null): Promise<{ rows: Row[]; figures: Figures }> {
   const rows: Row[] = [];
+  const figures: Figures = { retrieveService: [], retrieveHttp: [], encodeHttp: [], encodeInFlight: 0, eventsHttp: 0, rssMb: 0, databaseMb: 0 };
   // Rate limits stay on (their cost is part of every request) but high enough never to refuse.
   const rateLimits = parseRateLimitSetting("*.*=1000000000");
-  const server = await startServer({ port: 0, host: "127.0.0.1", dataDir: tmpdir(), database, logLevel: "silent", authCacheMs: DEFAULT_AUTH_CACHE_MS, rateLimits }, createLogger("silent"));
+  const server = await startServer({ port: 0, host: "127.0.0.1", dataDir: tmpdir(), database, logLevel: "silent", authCacheMs: DEFAULT_AUTH_CACHE_MS, rateLimits, embeddings }, createLogger("silent"));
   try {
     const { organizations, tokens, memories } = server.services;
     const org = await organizations.create({ name: "bench" });
@@ -80,27 +100,32 @@ async function benchDatabase(name: string, database: DatabaseConfig): Promise<Ro
       concurrency: CONCURRENCY,
       expectStatus: 201,
     });
-    rows.push({ database: name, measure: `ingest ${EVENTS} events (HTTP, ${CONCURRENCY} concurrent clients)`, value: `${Math.round(EVENTS / (httpMs / 1000))} events/s` });
+    figures.eventsHttp = EVENTS / (httpMs / 1000);
+    rows.push({ database: name, measure: `ingest ${EVENTS} events (HTTP, ${CONCURRENCY} concurrent clients)`, value: `${Math.round(figures.eventsHttp)} events/s` });
 
-    const corpus = [...syntheticMemories(Math.max(...MEMORY_STAGES))];
+    const corpus = [...syntheticMemories(Math.max(...stages))];
     const SEQUENTIAL = 2000;
     const sequentialStart = performance.now();
     for (const memory of corpus.slice(0, SEQUENTIAL)) await memories.encode(caller, null, memory, undefined);
     rows.push({ database: name, measure: `encode ${SEQUENTIAL} memories (service layer, sequential)`, value: `${Math.round(SEQUENTIAL / ((performance.now() - sequentialStart) / 1000))} memories/s` });
 
     let loaded = SEQUENTIAL;
-    for (const stage of MEMORY_STAGES) {
+    for (const stage of stages) {
       const stageStart = performance.now();
       const count = stage - loaded;
       await pool(count, CONCURRENCY, (i) => memories.encode(caller, null, corpus[loaded + i]!, undefined));
       loaded = stage;
-      rows.push({ database: name, measure: `encode up to ${stage} memories (service layer, ${CONCURRENCY} in flight)`, value: `${Math.round(count / ((performance.now() - stageStart) / 1000))} memories/s` });
+      figures.encodeInFlight = count / ((performance.now() - stageStart) / 1000);
+      rows.push({ database: name, measure: `encode up to ${stage} memories (service layer, ${CONCURRENCY} in flight)`, value: `${Math.round(figures.encodeInFlight)} memories/s` });
+      // Vectors are written in the background: the stage's figures hold them all.
+      await server.services.embeddings?.idle();
 
       const serviceSamples: number[] = [];
       for (let i = 0; i < QUERIES; i++) {
         const query = benchmarkQueries[i % benchmarkQueries.length]!;
         serviceSamples.push(await timed(() => memories.retrieve(caller, null, { query, limit: 10, includeContext: true, contextMode: "full" })));
       }
+      figures.retrieveService = serviceSamples;
       rows.push({ database: name, measure: `retrieve with context at ${stage} memories (service layer)`, value: latencySummary(serviceSamples) });
 
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
@@ -109,7 +134,11 @@ async function benchDatabase(name: string, database: DatabaseConfig): Promise<Ro
         const body = JSON.stringify({ query: benchmarkQueries[i % benchmarkQueries.length], limit: 10 });
         httpSamples.push(await timed(async () => (await fetch(`${server.url}/v1/memory/retrieve`, { method: "POST", headers, body })).arrayBuffer()));
       }
+      figures.retrieveHttp = httpSamples;
       rows.push({ database: name, measure: `retrieve at ${stage} memories (HTTP, keep-alive)`, value: latencySummary(httpSamples) });
+      figures.rssMb = rssMb();
+      figures.databaseMb = database.provider === "sqlite" ? sqliteSizeMb(database.file) : 0;
+      rows.push({ database: name, measure: `memory (RSS) of the bench process serving ${stage} memories`, value: `${Math.round(figures.rssMb)} MB` });
     }
 
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
@@ -117,13 +146,17 @@ async function benchDatabase(name: string, database: DatabaseConfig): Promise<Ro
     const writeStart = performance.now();
     for (let i = 0; i < httpWrites; i++) {
       const body = JSON.stringify({ text: `HTTP benchmark memory ${i} about the ledger service.` });
-      await (await fetch(`${server.url}/v1/memory`, { method: "POST", headers: { ...headers, "idempotency-key": `bench-${i}` }, body })).arrayBuffer();
+      figures.encodeHttp.push(await timed(async () => (await fetch(`${server.url}/v1/memory`, { method: "POST", headers: { ...headers, "idempotency-key": `bench-${i}` }, body })).arrayBuffer()));
     }
-    rows.push({ database: name, measure: `encode over HTTP with Idempotency-Key (sequential)`, value: `${Math.round(httpWrites / ((performance.now() - writeStart) / 1000))} memories/s` });
+    rows.push({
+      database: name,
+      measure: `encode over HTTP with Idempotency-Key (sequential)`,
+      value: `${Math.round(httpWrites / ((performance.now() - writeStart) / 1000))} memories/s; ${latencySummary(figures.encodeHttp)}`,
+    });
   } finally {
     await server.close();
   }
-  return rows;
+  return { rows, figures };
 }
 
 /**
@@ -133,31 +166,78 @@ async function benchDatabase(name: string, database: DatabaseConfig): Promise<Ro
  */
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "memory,gateway,slow-input,reflection").split(",").map((s) => s.trim()));
 
-async function benchMemory(): Promise<void> {
+const sqliteFile = () => join(mkdtempSync(join(tmpdir(), "engram-bench-")), "engram.db");
+const p = (samples: number[], at: number) => percentile([...samples].sort((a, b) => a - b), at);
+
+async function benchMemory(): Promise<TargetRow[]> {
   const rows: Row[] = [];
-  rows.push(...(await benchDatabase("sqlite", { provider: "sqlite", file: join(mkdtempSync(join(tmpdir(), "engram-bench-")), "engram.db") })));
+  const sqlite = await benchDatabase("sqlite", { provider: "sqlite", file: sqliteFile() });
+  rows.push(...sqlite.rows);
 
   const postgres = await startLocalPostgres();
+  let pg: Awaited<ReturnType<typeof benchDatabase>>;
   try {
-    const admin = new pg.Client({ connectionString: postgres.adminUrl });
+    const admin = new pg_.Client({ connectionString: postgres.adminUrl });
     await admin.connect();
     await admin.query("CREATE DATABASE engram_bench");
     await admin.end();
-    rows.push(...(await benchDatabase("postgres", { provider: "postgres", url: postgres.adminUrl.replace(/\/postgres$/, "/engram_bench") })));
+    pg = await benchDatabase("postgres", { provider: "postgres", url: postgres.adminUrl.replace(/\/postgres$/, "/engram_bench") });
+    rows.push(...pg.rows);
   } finally {
     postgres.stop();
   }
 
+  // The same load with semantic retrieval on: every memory also holds a 1,536-dimension vector in memory.
+  const stub = await startEmbeddingsStub();
+  let withVectors: Awaited<ReturnType<typeof benchDatabase>>;
+  try {
+    const embeddings: SemanticConfig = { baseUrl: stub.baseUrl, apiKey: "sk-bench", model: "bench-embeddings", dimensions: null, timeoutMs: 30_000, minSimilarity: 0.3 };
+    withVectors = await benchDatabase("sqlite+vec", { provider: "sqlite", file: sqliteFile() }, [Math.max(...MEMORY_STAGES)], embeddings);
+    rows.push(...withVectors.rows.filter((row) => /retrieve|RSS/.test(row.measure)));
+  } finally {
+    await stub.close();
+  }
+
+  const million = process.env.BENCH_MILLION === "1" ? await benchDatabase("sqlite", { provider: "sqlite", file: sqliteFile() }, [1_000_000]) : null;
+  if (million) rows.push(...million.rows.filter((row) => /1000000/.test(row.measure)));
+
   console.log(`\nEngram benchmark (memory stages ${MEMORY_STAGES.join(", ")}; ${QUERIES} queries each; ${EVENTS} events; ${new Date().toISOString()})\n`);
   const width = Math.max(...rows.map((r) => r.measure.length));
-  for (const row of rows) console.log(`${row.database.padEnd(9)} ${row.measure.padEnd(width)}  ${row.value}`);
+  for (const row of rows) console.log(`${row.database.padEnd(10)} ${row.measure.padEnd(width)}  ${row.value}`);
+
+  const stage = Math.max(...MEMORY_STAGES).toLocaleString("en-US");
+  const perSecond = (unit: string) => (n: number) => `${Math.round(n).toLocaleString("en-US")} ${unit}/s`;
+  return [
+    atMost(`Postgres retrieve at ${stage}, in-process, p50`, p(pg!.figures.retrieveService, 50), 5),
+    atMost(`Postgres retrieve at ${stage}, in-process, p95`, p(pg!.figures.retrieveService, 95), 15),
+    atMost(`Postgres retrieve at ${stage}, HTTP, p50`, p(pg!.figures.retrieveHttp, 50), 8),
+    atMost(`SQLite retrieve at ${stage}, in-process, p50`, p(sqlite.figures.retrieveService, 50), 3.7),
+    atMost("single encode over HTTP, sequential, p50 (SQLite)", p(sqlite.figures.encodeHttp, 50), 2),
+    atMost("single encode over HTTP, sequential, p50 (Postgres)", p(pg!.figures.encodeHttp, 50), 2),
+    atLeast(`encode, ${CONCURRENCY} in flight (SQLite, service layer)`, sqlite.figures.encodeInFlight, 3000, perSecond("memories")),
+    atLeast(`events over HTTP, ${CONCURRENCY} clients (SQLite)`, sqlite.figures.eventsHttp, 1500, perSecond("events")),
+    reported(`server memory (RSS) at ${stage} memories, without embeddings`, `${Math.round(sqlite.figures.rssMb)} MB (bench process, SQLite)`),
+    reported(`server memory (RSS) at ${stage} memories, with 1,536-d embeddings`, `${Math.round(withVectors!.figures.rssMb)} MB (bench process, SQLite)`),
+    ...(million
+      ? [
+          atMost("SQLite retrieve at 1,000,000, in-process, p50", p(million.figures.retrieveService, 50), 10),
+          reported("SQLite at 1,000,000: database size, RSS", `${Math.round(million.figures.databaseMb)} MB, ${Math.round(million.figures.rssMb)} MB`),
+        ]
+      : [reported("SQLite at 1,000,000 (opt-in: BENCH_MILLION=1)", "not run")]),
+  ];
 }
 
 async function main(): Promise<void> {
-  if (SECTIONS.has("memory")) await benchMemory();
-  if (SECTIONS.has("gateway")) console.log(`\n${formatGatewayRows(await benchGateway())}`);
+  const targets: TargetRow[] = [];
+  if (SECTIONS.has("memory")) targets.push(...(await benchMemory()));
+  if (SECTIONS.has("gateway")) {
+    const gateway = await benchGateway();
+    console.log(`\n${formatGatewayRows(gateway.rows)}`);
+    targets.push(...gatewayTargets(gateway));
+  }
   if (SECTIONS.has("slow-input")) console.log(`\n${formatSlowInputRows(await benchSlowInput())}`);
   if (SECTIONS.has("reflection")) console.log(`\n${await benchReflection()}`);
+  if (targets.length > 0) console.log(`\n${formatTargets(targets)}`);
 }
 
 await main();

@@ -16,6 +16,8 @@ export async function runWorker(config: ServerConfig, logger: Logger): Promise<v
   let nextId = 0;
   const broadcast = (kind: PeerNotice) =>
     new Promise<void>((resolve) => {
+      // The primary is gone (the whole server is stopping): there is nobody left to tell.
+      if (!process.connected) return resolve();
       const id = nextId++;
       waiting.set(id, resolve);
       send({ engram: "broadcast", id, kind });
