@@ -260,8 +260,8 @@ export function gatewayTargets({ rows, streaming, throughput }: GatewayResults):
   const two = throughput.get(2) ?? Number.NaN;
   return [
     atMost("chat pass-through, added p50, c=1", passThrough1, 0.5),
-    atMost("chat pass-through, added p50, c=1, vs Portkey's", passThrough1, portkey1 / 4, "ms", `¼ × ${portkey1.toFixed(2)} ms`),
-    atMost("chat pass-through, added p50, c=16, vs Portkey's", passThrough16, portkey16 / 4, "ms", `¼ × ${portkey16.toFixed(2)} ms`),
+    atMost("chat pass-through, added p50, c=1, vs Portkey's", passThrough1, portkey1 / 4, `¼ × ${portkey1.toFixed(2)} ms`),
+    atMost("chat pass-through, added p50, c=16, vs Portkey's", passThrough16, portkey16 / 4, `¼ × ${portkey16.toFixed(2)} ms`),
     atMost(`chat with memory (${MEMORIES} memories), added p50, c=1`, added("Engram, memory injection", 1), 3),
     reported(`chat with memory (${MEMORIES} memories), added p50, c=16`, `${added("Engram, memory injection", 16).toFixed(2)} ms`),
     atLeast(

@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg_ from "pg";
+import pg from "pg";
 import type { SemanticConfig } from "../src/adapters/openai-embeddings/config";
 import type { DatabaseConfig } from "../src/db/config";
 import type { Caller } from "../src/domain/access/caller";
@@ -175,14 +175,14 @@ async function benchMemory(): Promise<TargetRow[]> {
   rows.push(...sqlite.rows);
 
   const postgres = await startLocalPostgres();
-  let pg: Awaited<ReturnType<typeof benchDatabase>>;
+  let postgresRun: Awaited<ReturnType<typeof benchDatabase>>;
   try {
-    const admin = new pg_.Client({ connectionString: postgres.adminUrl });
+    const admin = new pg.Client({ connectionString: postgres.adminUrl });
     await admin.connect();
     await admin.query("CREATE DATABASE engram_bench");
     await admin.end();
-    pg = await benchDatabase("postgres", { provider: "postgres", url: postgres.adminUrl.replace(/\/postgres$/, "/engram_bench") });
-    rows.push(...pg.rows);
+    postgresRun = await benchDatabase("postgres", { provider: "postgres", url: postgres.adminUrl.replace(/\/postgres$/, "/engram_bench") });
+    rows.push(...postgresRun.rows);
   } finally {
     postgres.stop();
   }
@@ -208,12 +208,12 @@ async function benchMemory(): Promise<TargetRow[]> {
   const stage = Math.max(...MEMORY_STAGES).toLocaleString("en-US");
   const perSecond = (unit: string) => (n: number) => `${Math.round(n).toLocaleString("en-US")} ${unit}/s`;
   return [
-    atMost(`Postgres retrieve at ${stage}, in-process, p50`, p(pg!.figures.retrieveService, 50), 5),
-    atMost(`Postgres retrieve at ${stage}, in-process, p95`, p(pg!.figures.retrieveService, 95), 15),
-    atMost(`Postgres retrieve at ${stage}, HTTP, p50`, p(pg!.figures.retrieveHttp, 50), 8),
+    atMost(`Postgres retrieve at ${stage}, in-process, p50`, p(postgresRun!.figures.retrieveService, 50), 5),
+    atMost(`Postgres retrieve at ${stage}, in-process, p95`, p(postgresRun!.figures.retrieveService, 95), 15),
+    atMost(`Postgres retrieve at ${stage}, HTTP, p50`, p(postgresRun!.figures.retrieveHttp, 50), 8),
     atMost(`SQLite retrieve at ${stage}, in-process, p50`, p(sqlite.figures.retrieveService, 50), 3.7),
     atMost("single encode over HTTP, sequential, p50 (SQLite)", p(sqlite.figures.encodeHttp, 50), 2),
-    atMost("single encode over HTTP, sequential, p50 (Postgres)", p(pg!.figures.encodeHttp, 50), 2),
+    atMost("single encode over HTTP, sequential, p50 (Postgres)", p(postgresRun!.figures.encodeHttp, 50), 2),
     atLeast(`encode, ${CONCURRENCY} in flight (SQLite, service layer)`, sqlite.figures.encodeInFlight, 3000, perSecond("memories")),
     atLeast(`events over HTTP, ${CONCURRENCY} clients (SQLite)`, sqlite.figures.eventsHttp, 1500, perSecond("events")),
     reported(`server memory (RSS) at ${stage} memories, without embeddings`, `${Math.round(sqlite.figures.rssMb)} MB (bench process, SQLite)`),

@@ -9,10 +9,9 @@ export interface TargetRow {
 
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
-/** A latency (or other "at most") target: PASS when the measured value is at or under the limit. */
-export function atMost(figure: string, measured: number, limit: number, unit = "ms", limitText?: string): TargetRow {
-  const show = unit === "ms" ? ms : (n: number) => `${Math.round(n).toLocaleString("en-US")} ${unit}`;
-  return { figure, measured: show(measured), target: `≤ ${limitText ?? show(limit)}`, pass: measured <= limit };
+/** A latency target: PASS when the measured value is at or under the limit. */
+export function atMost(figure: string, measured: number, limit: number, limitText?: string): TargetRow {
+  return { figure, measured: ms(measured), target: `≤ ${limitText ?? ms(limit)}`, pass: measured <= limit };
 }
 
 /** A throughput (or other "at least") target. */
