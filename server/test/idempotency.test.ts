@@ -85,3 +85,32 @@ describe("Idempotency-Key on encode", () => {
     expect(await memoryCount(orgId)).toBe(0);
   });
 });
+
+describe("an Idempotency-Key past its 24 hours", () => {
+  let clocked: TestServer;
+  let offsetMs = 0;
+  beforeAll(async () => {
+    clocked = await startTestServer({ now: () => new Date(Date.now() + offsetMs) });
+  });
+  afterAll(() => clocked?.stop());
+
+  it("is claimed afresh by a new request, which is stored once, and replayed under the key from then on", async () => {
+    const { orgId, token } = await clocked.newTenant();
+    const api = apiClient(clocked.url, token);
+    const headers = { "idempotency-key": "nightly-report" };
+    const first = await api.memory.encode({ body: { text: "Monday's report is in." }, headers });
+    expect(first.status).toBe(201);
+    offsetMs = 25 * 3600_000;
+    // The same key, another body: the old record is gone and the new request takes the key (on Postgres the
+    // expired record's removal and the new claim are one transaction, the removal first).
+    const later = await api.memory.encode({ body: { text: "Tuesday's report is in." }, headers });
+    expect(later.status).toBe(201);
+    expect(later.headers.get("idempotent-replayed")).toBeNull();
+    const replay = await api.memory.encode({ body: { text: "Tuesday's report is in." }, headers });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body).toEqual(later.body);
+    const stored = await clocked.db.memory.findMany({ where: { orgId }, orderBy: { createdAt: "asc" }, select: { text: true } });
+    expect(stored.map((m) => m.text)).toEqual(["Monday's report is in.", "Tuesday's report is in."]);
+    expect(await clocked.db.idempotencyRecord.count({ where: { orgId, key: "nightly-report" } })).toBe(1);
+  });
+});

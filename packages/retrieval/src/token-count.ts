@@ -33,8 +33,22 @@ function utf8Prefix(text: string, limit: number): { end: number; bytes: number }
   return { end, bytes };
 }
 
+/**
+ * Counts of pre-tokens seen before. Words repeat (the same memories go into block after block), and one call
+ * into the tokenizer per pre-token costs 7-9 times a lookup here. Bounded: emptied when full.
+ */
+const knownCounts = new Map<string, number>();
+const KNOWN_COUNTS_MAX = 50_000;
+
 function tokensOf(preToken: string): number {
-  return preToken.length <= LONGEST_EXACT_PRE_TOKEN ? countPreToken(preToken, PLAIN_TEXT) : utf8Prefix(preToken, Infinity).bytes;
+  if (preToken.length > LONGEST_EXACT_PRE_TOKEN) return utf8Prefix(preToken, Infinity).bytes;
+  let count = knownCounts.get(preToken);
+  if (count === undefined) {
+    count = countPreToken(preToken, PLAIN_TEXT);
+    if (knownCounts.size >= KNOWN_COUNTS_MAX) knownCounts.clear();
+    knownCounts.set(preToken, count);
+  }
+  return count;
 }
 
 // The tokenizer's own pre-token pattern, copied so that no one else's use of its lastIndex affects ours.

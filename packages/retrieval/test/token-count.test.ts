@@ -74,6 +74,14 @@ describe("token counting", () => {
     expect(countTokens(long)).toBe(exact(long));
   });
 
+  it("stays exact when it has seen more distinct words than it remembers", () => {
+    // Counts of words seen before are remembered, up to a bound; past it the memory starts again.
+    const words = Array.from({ length: 120_000 }, (_, i) => ` w${(i * 7919).toString(36)}`).join("");
+    expect(countTokens(words)).toBe(exact(words));
+    for (const [, text] of ordinary) expect(countTokens(text)).toBe(exact(text));
+    expect(countTokens(words)).toBe(exact(words));
+  });
+
   it("counts the empty text as nothing", () => {
     expect(countTokens("")).toBe(0);
     expect(countTokensWithin("", 0)).toBe(0);

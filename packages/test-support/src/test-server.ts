@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
 import { memoryScopes, type TEnvironment, type TScope } from "@engram/contract";
 import type { ServerConfig } from "@engram/server/config";
 import type { DatabaseConfig } from "@engram/server/db/config";
@@ -30,12 +31,14 @@ export interface TestServer extends RunningServer {
 export type TestServerOptions = Partial<Omit<ServerConfig, "database">> & {
   /** The server's clock (memory writes, activation, rate-limit windows); the system clock by default. */
   now?: () => Date;
+  /** Where the server logs; silent by default. */
+  logger?: Logger;
 };
 
 /** Another server process's worth of state (its own connections and queues) over an existing database. */
 export function startServerOn(database: DatabaseConfig, options: TestServerOptions = {}): Promise<RunningServer> {
-  const { now, ...settings } = options;
-  return startServer(testServerConfig(database, settings), createLogger("silent"), { validateResponses: true, now });
+  const { now, logger, ...settings } = options;
+  return startServer(testServerConfig(database, settings), logger ?? createLogger("silent"), { validateResponses: true, now });
 }
 
 /** The real server over HTTP on a free loopback port, with response validation against the contract. */

@@ -1,5 +1,6 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgres/client.ts";
 import { type Prisma, PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client.ts";
 import { DEFAULT_BUSY_TIMEOUT_MS, type DatabaseConfig } from "./config";
@@ -16,11 +17,11 @@ export type PrismaTx = Prisma.TransactionClient;
  * long a SQLite statement itself waits for another process's write lock (the busy timeout); that wait is
  * synchronous and stops this process's event loop, so the store waits 0 and retries asynchronously instead.
  */
-export async function connectPrisma(config: DatabaseConfig, { lockWaitMs }: { lockWaitMs?: number } = {}): Promise<PrismaDb> {
+export async function connectPrisma(config: DatabaseConfig, { lockWaitMs, pool }: { lockWaitMs?: number; pool?: pg.Pool } = {}): Promise<PrismaDb> {
   const busyTimeoutMs = config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   if (config.provider === "postgres") {
-    // Without a connection timeout a query waits for a free connection (or an unreachable server) forever.
-    const adapter = endingFailedTransactions(new PrismaPg({ connectionString: config.url, max: config.poolSize ?? 10, connectionTimeoutMillis: busyTimeoutMs }));
+    // A pool given is the client's (and ended with it); the caller may read over it directly too.
+    const adapter = endingFailedTransactions(new PrismaPg(pool ?? postgresPool(config), { disposeExternalPool: true }));
     // The one place the Postgres client is seen through the SQLite client's types (see PrismaDb).
     const client = new PostgresPrismaClient({ adapter }) as unknown as PrismaDb;
     await client.$connect();
@@ -33,6 +34,21 @@ export async function connectPrisma(config: DatabaseConfig, { lockWaitMs }: { lo
   await client.$executeRawUnsafe("PRAGMA foreign_keys = ON");
   await client.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
   return client;
+}
+
+/**
+ * The Postgres connections of one store. Without a connection timeout a query waits for a free connection (or
+ * an unreachable server) forever. Statements prepared by name are planned for their values every time: a
+ * generic plan cannot weigh a full-text query's terms, and one that suits common words reads every row for
+ * rare ones (measured: 5 → 26 ms for one retrieval, docs/performance.md).
+ */
+export function postgresPool(config: Extract<DatabaseConfig, { provider: "postgres" }>): pg.Pool {
+  return new pg.Pool({
+    connectionString: config.url,
+    max: config.poolSize ?? 10,
+    connectionTimeoutMillis: config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    options: "-c plan_cache_mode=force_custom_plan",
+  });
 }
 
 /**
@@ -67,8 +83,13 @@ function endingFailedTransactions<F extends PrismaPg | PrismaBetterSQLite3>(fact
   return factory;
 }
 
-/** True for a unique-constraint violation, from the ORM (P2002) or from raw SQL (P2010), on either adapter. */
+/**
+ * True for a unique-constraint violation, from the ORM (P2002) or from raw SQL (P2010), on either adapter,
+ * or from the pg driver itself (SQLSTATE 23505).
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  const { code, meta } = (error ?? {}) as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } };
-  return code === "P2002" || (code === "P2010" && meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation");
+  const { code, severity, meta } = (error ?? {}) as { code?: unknown; severity?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } };
+  return (
+    code === "P2002" || (code === "P2010" && meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation") || (code === "23505" && typeof severity === "string")
+  );
 }

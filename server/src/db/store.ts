@@ -3,7 +3,8 @@ import { DEFAULT_BUSY_TIMEOUT_MS, type DatabaseConfig } from "./config";
 import { asAppFailure, retryWhileBusy } from "./failures";
 import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
-import { connectPrisma, type PrismaTx } from "./prisma";
+import { connectPrisma, postgresPool, type PrismaTx } from "./prisma";
+import { postgresReads, type SqlReads, sqliteReads } from "./sql-reads";
 import { writeBatchOver } from "./batch-writes";
 import { type Dialect, dialectFor } from "./dialect";
 import { tokenRepository } from "./tables/access-tokens";
@@ -26,16 +27,17 @@ import { embeddingRepository } from "./tables/memory-embeddings";
 import { organizationRepository } from "./tables/organizations";
 import { rateLimitRepository } from "./tables/rate-limit-counters";
 import { workflowRepository } from "./tables/workflow-states";
-import { writeUnitOfWork } from "./write-batch";
+import { postgresTransaction, prismaTransaction, writeUnitOfWork } from "./write-batch";
 
-function repositoriesOver(db: PrismaTx, dialect: Dialect): Repositories {
+/** `reads`, when given, serves retrieval's hot reads on the driver; inside a transaction they go through it. */
+function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads): Repositories {
   return {
     organizations: organizationRepository(db),
     tokens: tokenRepository(db),
     agents: agentRepository(db),
-    memories: memoryRepository(db, dialect),
+    memories: memoryRepository(db, dialect, reads),
     embeddings: embeddingRepository(db),
-    idempotency: idempotencyRepository(db),
+    idempotency: idempotencyRepository(db, reads),
     events: eventRepository(db),
     workflows: workflowRepository(db),
     rateLimits: rateLimitRepository(db),
@@ -67,23 +69,31 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
   await migrate(config);
   // SQLite statements do not wait for another process's lock themselves (that wait would stop the event
   // loop): every call runs again, asynchronously, while the database is busy, for up to the busy timeout.
-  const prisma = await connectPrisma(config, { lockWaitMs: 0 });
+  const pool = config.provider === "postgres" ? postgresPool(config) : undefined;
+  const prisma = await connectPrisma(config, { lockWaitMs: 0, pool });
   const busyTimeoutMs = config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const retry = <T>(attempt: () => Promise<T>) => retryWhileBusy(attempt, busyTimeoutMs);
   await retry(() => reindexSearchText(prisma));
   const dialect = dialectFor(config.provider);
+  const sqlite = config.provider === "sqlite" ? sqliteReads(config.file) : null;
+  const reads = pool ? postgresReads(pool) : sqlite!;
+  // SQLite has one writing connection, Prisma's; on Postgres a batch runs on the pool directly.
+  const runAtomically = pool ? postgresTransaction(pool) : prismaTransaction(prisma);
   return {
     provider: config.provider,
-    ...guarded(repositoriesOver(prisma, dialect), retry),
+    ...guarded(repositoriesOver(prisma, dialect, reads), retry),
     // A transaction that met a lock or a conflict (on SQLite also: another process wrote after this one
     // first read) rolled back whole, so it runs again whole.
-    writeAtomically: (build) => retry(() => writeUnitOfWork(prisma, (unit) => build(writeBatchOver(unit)))),
+    writeAtomically: (build) => retry(() => writeUnitOfWork(runAtomically, (unit) => build(writeBatchOver(unit)))),
     transaction: (work) => retry(() => prisma.$transaction((tx) => work(repositoriesOver(tx, dialect)), { maxWait: 10_000, timeout: 20_000 })),
     async ping() {
       await prisma.$queryRawUnsafe("SELECT 1").catch((error) => {
         throw asAppFailure(error);
       });
     },
-    close: () => prisma.$disconnect(),
+    async close() {
+      sqlite?.close();
+      await prisma.$disconnect();
+    },
   };
 }

@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from "express";
 import type { Caller } from "../domain/access/caller";
 import type { TokenService } from "../domain/access/access-tokens";
-import { requestIdOf } from "./request-context";
+import { bindToLog, requestIdOf } from "./request-context";
 
 /** Resolves `Authorization: Bearer acm_…` to the caller, or answers the documented 401. */
 export function authenticate(tokens: TokenService): RequestHandler {
@@ -12,7 +12,7 @@ export function authenticate(tokens: TokenService): RequestHandler {
       .authenticate(token, requestIdOf(req))
       .then((caller) => {
         res.locals.caller = caller;
-        req.log = req.log.child({ orgId: caller.orgId, tokenId: caller.tokenId });
+        bindToLog(req, { orgId: caller.orgId, tokenId: caller.tokenId });
         next();
       })
       .catch(next);

@@ -2,6 +2,7 @@ import { newId } from "../../domain/kernel/ids";
 import type { IdempotencyKeyScope, IdempotencyRepository, KeyClaim } from "../../domain/writes/ports";
 import type { PrismaTx } from "../prisma";
 import { join, type Row, type Sql, sql, type Table } from "../sql";
+import { prismaReads, type SqlReads } from "../sql-reads";
 
 const IDEMPOTENCY_COLUMNS = ["id", "orgId", "environment", "route", "key", "requestHash", "status", "responseBody", "createdAt", "expiresAt"] as const;
 type IdempotencyColumn = (typeof IDEMPOTENCY_COLUMNS)[number];
@@ -28,15 +29,16 @@ export function deleteExpiredKeys(scope: Omit<IdempotencyKeyScope, "key">, keys:
     AND "route" = ${scope.route} AND "key" IN (${join([...keys])}) AND "expiresAt" <= ${now}`;
 }
 
-export function idempotencyRepository(db: PrismaTx): IdempotencyRepository {
+/** `reads` serves the key lookup of every keyed write (outside a transaction: the driver's own statements). */
+export function idempotencyRepository(db: PrismaTx, reads: SqlReads = prismaReads(db)): IdempotencyRepository {
   return {
     async findMany(scope, keys, now) {
       if (keys.length === 0) return [];
       // On the batched ingestion path: plain SQL, as the ORM's per-query cost dominates there.
-      const rows = await db.$queryRaw<Array<{ key: string; requestHash: string; status: unknown; responseBody: string; expiresAt: Date }>>`
+      const rows = await reads.rows<{ key: string; requestHash: string; status: unknown; responseBody: string; expiresAt: Date | string }>(sql`
         SELECT "key", "requestHash", "status", "responseBody", "expiresAt" FROM "IdempotencyRecord"
         WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "route" = ${scope.route}
-          AND "key" IN (${join([...keys])})`;
+          AND "key" IN (${join([...keys])})`);
       return rows.map((row) => ({
         key: row.key,
         requestHash: row.requestHash,

@@ -1,7 +1,7 @@
-import { inferenceLimits, memoryLimits, type TChatMessage, type TRetrieveResponse } from "@engram/contract";
+import { inferenceLimits, memoryLimits, type TChatMessage } from "@engram/contract";
 import { assembleContext, DEFAULT_CONTEXT_TOKEN_BUDGET } from "@engram/retrieval";
 import { AppError } from "../kernel/errors";
-import type { RetrieveInput } from "../retrieval/retrieval";
+import type { Retrieved, RetrieveInput } from "../retrieval/retrieval";
 import { messageTokens, promptTokens } from "./model-tokens";
 import type { GroundingMemory } from "./upstream";
 
@@ -44,7 +44,7 @@ function withMemoryMessage(messages: readonly TChatMessage[], memory: TChatMessa
   return [...messages.slice(0, at), memory, ...messages.slice(at)];
 }
 
-export type Retrieve = (input: RetrieveInput) => Promise<TRetrieveResponse>;
+export type Retrieve = (input: RetrieveInput) => Promise<Retrieved>;
 
 /**
  * Grounds a conversation in memory within the advertised context: prompt + max_tokens ≤ 8,192 tokens.
@@ -76,9 +76,10 @@ export async function injectMemory(input: {
   const room = Math.min(DEFAULT_CONTEXT_TOKEN_BUDGET, budget - conversation - MEMORY_MESSAGE_FRAMING);
   if (!input.retrieve || room < MIN_MEMORY_TOKENS || query.trim() === "") return plain;
 
-  const { memories } = await input.retrieve({ query, limit: input.retrieveLimit, includeContext: false, contextMode: "full" });
-  if (memories.length === 0) return plain;
-  const grounding = memories.map((m) => ({ ...m, createdAt: new Date(m.createdAt) }));
+  const { response, terms } = await input.retrieve({ query, limit: input.retrieveLimit, includeContext: false, contextMode: "full" });
+  if (response.memories.length === 0) return plain;
+  // The terms retrieval analysed already spare the context assembly analysing each memory again.
+  const grounding = response.memories.map((m) => ({ ...m, createdAt: new Date(m.createdAt), terms: terms.get(m.id) }));
   const block = assembleContext(grounding, { mode: "full", now: input.now, tokenBudget: room });
   if (block.includedIds.length === 0) return plain;
   const memoryMessage: TChatMessage = { role: "system", content: block.systemBlock };

@@ -67,7 +67,7 @@ export function memoryExplorer(deps: {
     }
     if (query.cursor !== undefined) throw new AppError("invalid_parameter", "cursor: a search with q answers a single page; leave out cursor.", "cursor");
     const scope = { orgId: actor.orgId, environment: query.environment, agentSlug: query.agent ?? null };
-    const answer = await retrieve(scope, { query: query.q, limit: memoryLimits.retrieveMaxLimit, includeContext: false, contextMode: "full" });
+    const { response: answer } = await retrieve(scope, { query: query.q, limit: memoryLimits.retrieveMaxLimit, includeContext: false, contextMode: "full" });
     const wanted = (memory: TMemory) => passesFilters(query, memory, memory.agent);
     return { ranked: true, memories: answer.memories.filter(wanted).slice(0, query.limit), nextCursor: null };
   }

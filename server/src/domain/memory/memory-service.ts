@@ -2,7 +2,7 @@ import type { TMemory, TMemoryKind, TProvenance, TRetrieveResponse } from "@engr
 import { type Caller, memoryScopeFor, requireScope } from "../access/caller";
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
-import type { Retrieval, RetrieveInput } from "../retrieval/retrieval";
+import type { Retrieval, Retrieved, RetrieveInput } from "../retrieval/retrieval";
 import type { EmbeddingWriter } from "../retrieval/semantic/embedding-writer";
 import type { Store } from "../store";
 import { BatchQueue } from "../writes/batch-queue";
@@ -117,11 +117,11 @@ export function memoryService(store: Store, { clock, retrieval, embeddings = nul
 
     async retrieve(caller: Caller, agent: string | null, input: RetrieveInput): Promise<TRetrieveResponse> {
       requireScope(caller, "memory:read");
-      return retrieveMemories(caller, agent, input);
+      return (await retrieveMemories(caller, agent, input)).response;
     },
 
     /** Retrieval for memory-augmented inference: the gateway's scope (inference:chat) is enough. */
-    async retrieveForInference(caller: Caller, agent: string | null, input: RetrieveInput): Promise<TRetrieveResponse> {
+    async retrieveForInference(caller: Caller, agent: string | null, input: RetrieveInput): Promise<Retrieved> {
       requireScope(caller, "inference:chat");
       return retrieveMemories(caller, agent, input);
     },

@@ -102,7 +102,7 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
       .sort(bestFirst);
   }
 
-  return async function retrieve(scope: MemoryScope, input: RetrieveInput): Promise<TRetrieveResponse> {
+  return async function retrieve(scope: MemoryScope, input: RetrieveInput): Promise<Retrieved> {
     const started = performance.now();
     const now = clock();
     const collection = await collectionStats(scope);
@@ -128,12 +128,13 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
       return memory && memory.state === "durable" ? [{ memory, score, terms: candidate.searchTerms }] : [];
     });
     const memories = ranked.map(({ memory, score }) => ({ ...memoryView(memory), score: Number(score.toFixed(6)) }));
-    if (!input.includeContext) return { memories };
+    const terms = new Map(ranked.map(({ memory, terms }) => [memory.id, terms]));
+    if (!input.includeContext) return { response: { memories }, terms };
     const assembled = assembleContext(
       ranked.map(({ memory, terms }) => ({ ...memory, terms })),
       { mode: input.contextMode, now },
     );
-    return {
+    const response: TRetrieveResponse = {
       memories,
       context: {
         systemBlock: assembled.systemBlock,
@@ -147,7 +148,14 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
         },
       },
     };
+    return { response, terms };
   };
+}
+
+/** A retrieval's answer, and each returned memory's analysed terms for callers that assemble context themselves. */
+export interface Retrieved {
+  response: TRetrieveResponse;
+  terms: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Ranks a scope's durable memories for a query. */

@@ -3,6 +3,7 @@ import type { RateLimitSubject } from "../../domain/rate-limits/limiter";
 import { AppError } from "../../domain/kernel/errors";
 import type { OrgActor } from "../../domain/people/roles";
 import type { OrganizationMembership, SessionService, SignedIn } from "../../domain/people/sessions";
+import { bindToLog } from "../request-context";
 import { sessionSecretOf } from "./session-cookie";
 
 /** Access tokens belong to `/v1`: a request to `/api` that carries one is refused, not quietly ignored. */
@@ -23,7 +24,7 @@ export function resolveSession(sessions: SessionService): RequestHandler {
       .then((signedIn) => {
         if (signedIn) {
           res.locals.signedIn = signedIn;
-          req.log = req.log.child({ userId: signedIn.userId, orgId: signedIn.organization?.id });
+          bindToLog(req, { userId: signedIn.userId, orgId: signedIn.organization?.id });
         }
         next();
       })

@@ -18,17 +18,17 @@ export function fts5Search(packRow: PackRow): FullTextSearch {
       const ordering = order === "relevance" ? sql`s."rank"` : sql`s."rowid" DESC`;
       // CROSS JOIN keeps the FTS table as the driving loop, so only matching rows are looked up.
       return unpackCandidates(
-        await db.$queryRaw<PackedRow[]>`
+        await db.rows<PackedRow>(sql`
           SELECT ${candidate} FROM "MemorySearch" s CROSS JOIN "Memory" m ON m."id" = s."memoryId"
           WHERE "MemorySearch" MATCH ${expression} AND ${scopeFilter(scope)}
-          ORDER BY ${ordering} LIMIT ${limit}`,
+          ORDER BY ${ordering} LIMIT ${limit}`),
       );
     },
     byId: candidatesById(packRow),
     async documentFrequencies(db, scope, terms) {
       const match = (term: string) => `${scopeMatch(scope)} AND "terms" : ${quoted(term, '"')}`;
       const counts = terms.map((term, i) => sql`(SELECT count(*) FROM "MemorySearch" WHERE "MemorySearch" MATCH ${match(term)}) AS ${raw(`"t${i}"`)}`);
-      const [row] = await db.$queryRaw<Array<Record<string, unknown>>>`SELECT ${join(counts)}`;
+      const [row] = await db.rows<Record<string, unknown>>(sql`SELECT ${join(counts)}`);
       return terms.map((_, i) => Number(row?.[`t${i}`] ?? 0));
     },
   };

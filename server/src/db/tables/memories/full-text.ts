@@ -1,6 +1,6 @@
 import type { MemoryScope } from "../../../domain/memory/ports";
 import type { CandidateQuery, CollectionScope, SearchCandidate } from "../../../domain/retrieval/ports";
-import type { PrismaTx } from "../../prisma";
+import type { SqlReads } from "../../sql-reads";
 import { empty, join, type PackedRow, packedDate, type PackRow, type Sql, sql, unpackRows } from "../../sql";
 import { type MemoryColumn, MEMORY_TIMESTAMPS, recentUsesOf } from "./memory-table";
 
@@ -14,11 +14,11 @@ import { type MemoryColumn, MEMORY_TIMESTAMPS, recentUsesOf } from "./memory-tab
  */
 export interface FullTextSearch {
   /** Called with at least one term in every group. */
-  candidates(db: PrismaTx, scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
+  candidates(db: SqlReads, scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
   /** Candidates by id, still checked against the scope and the durable state. */
-  byId(db: PrismaTx, scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;
+  byId(db: SqlReads, scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;
   /** How many durable memories hold each term, in the terms' order; one round trip for all of them. */
-  documentFrequencies(db: PrismaTx, scope: CollectionScope, terms: readonly string[]): Promise<number[]>;
+  documentFrequencies(db: SqlReads, scope: CollectionScope, terms: readonly string[]): Promise<number[]>;
 }
 
 /** What ranking needs of a candidate; whole rows are read afterwards for the few that are returned. */
@@ -64,5 +64,5 @@ export function termsExpression(query: CandidateQuery, syntax: { and: string; or
 export function candidatesById(packRow: PackRow): FullTextSearch["byId"] {
   const select = candidateSelect(packRow);
   return async (db, scope, ids) =>
-    unpackCandidates(await db.$queryRaw<PackedRow[]>`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope)}`);
+    unpackCandidates(await db.rows<PackedRow>(sql`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope)}`));
 }

@@ -2,7 +2,8 @@ import type { MemoryRepository, MemoryScope } from "../../../domain/memory/ports
 import type { MemorySearch } from "../../../domain/retrieval/ports";
 import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
-import { join, type PackedRow, unpackRows } from "../../sql";
+import { join, type PackedRow, sql, unpackRows } from "../../sql";
+import { prismaReads, type SqlReads } from "../../sql-reads";
 import { appendHistory, historyOf } from "../memory-history";
 import { collectionState } from "./memory-collection";
 import { MEMORY_TIMESTAMPS, memoryRecord, packedMemoryRecord, RECORD_COLUMNS } from "./memory-table";
@@ -16,8 +17,11 @@ function visibleIn(scope: MemoryScope) {
   };
 }
 
-/** Memories one by one, and retrieval's full-text reads. New memories are inserted by a batch (memoryRows). */
-export function memoryRepository(db: PrismaTx, dialect: Dialect): MemoryRepository & MemorySearch {
+/**
+ * Memories one by one, and retrieval's full-text reads (through `reads`: the driver's own prepared statements
+ * outside a transaction). New memories are inserted by a batch (memoryRows).
+ */
+export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads = prismaReads(db)): MemoryRepository & MemorySearch {
   const search = dialect.memorySearch;
   const packedRecord = dialect.packRow(RECORD_COLUMNS, MEMORY_TIMESTAMPS);
   return {
@@ -56,18 +60,18 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect): MemoryReposito
       // An empty list of terms matches nothing (and is not valid full-text syntax).
       const lists = query.match === "all" ? query.groups : [query.terms];
       if (lists.length === 0 || lists.some((terms) => terms.length === 0)) return [];
-      return search.candidates(db, scope, query);
+      return search.candidates(reads, scope, query);
     },
     async durableCandidates(scope, ids) {
       if (ids.length === 0) return [];
-      return search.byId(db, scope, ids);
+      return search.byId(reads, scope, ids);
     },
-    collectionState: (scope) => collectionState(db, scope),
-    documentFrequencies: async (scope, terms) => (terms.length === 0 ? [] : search.documentFrequencies(db, scope, terms)),
+    collectionState: (scope) => collectionState(reads, scope),
+    documentFrequencies: async (scope, terms) => (terms.length === 0 ? [] : search.documentFrequencies(reads, scope, terms)),
     async findManyByIds(ids) {
       if (ids.length === 0) return [];
       // On the retrieval path: packed, as the candidates are.
-      const rows = await db.$queryRaw<PackedRow[]>`SELECT ${packedRecord} FROM "Memory" m WHERE m."id" IN (${join([...ids])})`;
+      const rows = await reads.rows<PackedRow>(sql`SELECT ${packedRecord} FROM "Memory" m WHERE m."id" IN (${join([...ids])})`);
       return unpackRows(rows).map(packedMemoryRecord);
     },
     async changeState(id, from, to, at) {

@@ -34,11 +34,11 @@ export function tsvectorSearch(packRow: PackRow): FullTextSearch {
       const tsquery = termsExpression(query, { and: " & ", or: " | ", quote: "'" });
       if (order === "relevance") {
         return unpackCandidates(
-          await db.$queryRaw<PackedRow[]>`
+          await db.rows<PackedRow>(sql`
             SELECT ${candidate} FROM "Memory" m
             WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)}
             ORDER BY ts_rank(m."searchVector", ${tsquery}::tsquery) DESC, m."id"
-            LIMIT ${limit}`,
+            LIMIT ${limit}`),
         );
       }
       // Newest first is asked for only when the terms are common. The planner, counting terms as independent,
@@ -46,7 +46,7 @@ export function tsvectorSearch(packRow: PackRow): FullTextSearch {
       // large organization). The scope's newest memories, read in order from their index, usually hold the
       // answer: if the window has `limit` matches, no older memory can be among the newest matches.
       const recent = unpackCandidates(
-        await db.$queryRaw<PackedRow[]>`
+        await db.rows<PackedRow>(sql`
           SELECT ${candidate} FROM (
             SELECT * FROM "Memory" m WHERE ${scopeFilter(scope)}
             ORDER BY m."createdAt" DESC, m."id" DESC
@@ -54,22 +54,22 @@ export function tsvectorSearch(packRow: PackRow): FullTextSearch {
           ) m
           WHERE m."searchVector" @@ ${tsquery}::tsquery
           ORDER BY m."createdAt" DESC, m."id" DESC
-          LIMIT ${limit}`,
+          LIMIT ${limit}`),
       );
       if (recent.length >= limit) return recent;
       // Too few: the rest come from the memories older than the window, which is not read again.
-      const [windowEnd] = await db.$queryRaw<Array<{ createdAt: Date; id: string }>>`
+      const [windowEnd] = await db.rows<{ createdAt: Date; id: string }>(sql`
         SELECT m."createdAt", m."id" FROM "Memory" m WHERE ${scopeFilter(scope)}
         ORDER BY m."createdAt" DESC, m."id" DESC
-        OFFSET ${POSTGRES_RECENT_WINDOW - 1} LIMIT 1`;
+        OFFSET ${POSTGRES_RECENT_WINDOW - 1} LIMIT 1`);
       if (!windowEnd) return recent;
       const older = unpackCandidates(
-        await db.$queryRaw<PackedRow[]>`
+        await db.rows<PackedRow>(sql`
           SELECT ${candidate} FROM "Memory" m
           WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)}
             AND (m."createdAt", m."id") < (${windowEnd.createdAt}, ${windowEnd.id})
           ORDER BY m."createdAt" DESC, m."id" DESC
-          LIMIT ${limit - recent.length}`,
+          LIMIT ${limit - recent.length}`),
       );
       return [...recent, ...older];
     },
@@ -81,9 +81,9 @@ export function tsvectorSearch(packRow: PackRow): FullTextSearch {
         searchable(term) ? sql`count(*) FILTER (WHERE "searchVector" @@ ${quoted(term, "'")}::tsquery) AS ${raw(`"t${i}"`)}` : sql`0 AS ${raw(`"t${i}"`)}`,
       );
       const any = terms.filter(searchable).map((term) => quoted(term, "'")).join(" | ");
-      const [row] = await db.$queryRaw<Array<Record<string, unknown>>>`
+      const [row] = await db.rows<Record<string, unknown>>(sql`
         SELECT ${join(counts)} FROM "Memory"
-        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable' AND "searchVector" @@ ${any}::tsquery`;
+        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable' AND "searchVector" @@ ${any}::tsquery`);
       return terms.map((_, i) => Number(row?.[`t${i}`] ?? 0));
     },
   };

@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import Database from "better-sqlite3";
+import pg from "pg";
+import type { PrismaTx } from "./prisma";
+import type { Sql } from "./sql";
+
+/**
+ * Raw SELECTs for the hot read paths (retrieval's candidates, statistics and rows). Through Prisma each
+ * statement, raw ones included, passes its query compiler: 0.2-0.3 ms of CPU per statement, more than the
+ * database's own work for most of retrieval's (docs/performance.md). On the driver instead, each distinct
+ * statement is prepared once per connection and run again by name.
+ */
+export interface SqlReads {
+  rows<T>(statement: Sql): Promise<T[]>;
+}
+
+/** Reads through Prisma: inside a transaction, whose reads must see its own writes. */
+export const prismaReads = (db: PrismaTx): SqlReads => ({ rows: (statement) => db.$queryRaw(statement) });
+
+/**
+ * Statements prepared per connection, at most: the hot reads' texts are few (they vary only with the number
+ * of ids or terms bound), and past this bound a new text runs unprepared rather than growing every connection.
+ */
+const MAX_PREPARED = 500;
+
+/** Postgres timestamps are stored in UTC without a zone (as Prisma writes and reads them). */
+const TIMESTAMP_WITHOUT_ZONE = 1114;
+const utcTypes = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === TIMESTAMP_WITHOUT_ZONE ? (value: string) => new Date(`${value.replace(" ", "T")}Z`) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+/** A value bound on pg directly; a Date as its UTC instant (Postgres ignores the zone of a value for a column without one). */
+export const postgresValue = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
+
+/** Reads over the pool Prisma's adapter shares, as named prepared statements. */
+export function postgresReads(pool: pg.Pool): SqlReads {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name && names.size < MAX_PREPARED) names.set(text, (name = `engram_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`));
+    return name;
+  };
+  return {
+    async rows<T>(statement: Sql) {
+      const result = await pool.query({ name: nameOf(statement.text), text: statement.text, values: statement.values.map(postgresValue), types: utcTypes });
+      return result.rows as T[];
+    },
+  };
+}
+
+/** A Date bound as Prisma's SQLite adapter writes it (ISO 8601, +00:00), so comparisons with stored ones hold. */
+const sqliteValue = (value: unknown) => (value instanceof Date ? value.toISOString().replace("Z", "+00:00") : typeof value === "boolean" ? Number(value) : value);
+
+/**
+ * Reads on a connection of their own, beside Prisma's one writing connection. With the write-ahead log a
+ * reader never waits for a writer and sees every committed write; it never waits for a lock either (busy
+ * timeout 0): the store retries asynchronously, as it does for writes.
+ */
+export function sqliteReads(file: string): SqlReads & { close(): void } {
+  const db = new Database(file, { fileMustExist: true, timeout: 0 });
+  const prepared = new Map<string, Database.Statement>();
+  const statementOf = (text: string) => {
+    let statement = prepared.get(text);
+    if (!statement) {
+      statement = db.prepare(text);
+      if (prepared.size < MAX_PREPARED) prepared.set(text, statement);
+    }
+    return statement;
+  };
+  return {
+    async rows<T>(statement: Sql) {
+      return statementOf(statement.sql).all(...statement.values.map(sqliteValue)) as T[];
+    },
+    close: () => db.close(),
+  };
+}
