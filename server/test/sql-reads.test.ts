@@ -3,6 +3,7 @@ import { apiClient, startTestServer, type TestServer } from "@engram/test-suppor
 import { postgresPool } from "../src/db/prisma";
 import { raw, sql } from "../src/db/sql";
 import { postgresReads, type SqlReads, sqliteReads } from "../src/db/sql-reads";
+import { openSqliteConnection } from "../src/db/sqlite-connection";
 
 /**
  * Retrieval's hot reads run on the driver, beside Prisma: they must read what Prisma wrote, timestamps
@@ -19,8 +20,8 @@ beforeAll(async () => {
     reads = postgresReads(pool);
     close = () => pool.end();
   } else {
-    const sqlite = sqliteReads(database.file);
-    reads = sqlite;
+    const sqlite = openSqliteConnection(database.file);
+    reads = sqliteReads(sqlite);
     close = async () => sqlite.close();
   }
 });

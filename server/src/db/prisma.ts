@@ -85,11 +85,11 @@ function endingFailedTransactions<F extends PrismaPg | PrismaBetterSQLite3>(fact
 
 /**
  * True for a unique-constraint violation, from the ORM (P2002) or from raw SQL (P2010), on either adapter,
- * or from the pg driver itself (SQLSTATE 23505).
+ * or from the drivers themselves (pg: SQLSTATE 23505; better-sqlite3: SQLITE_CONSTRAINT_UNIQUE or _PRIMARYKEY).
  */
 export function isUniqueViolation(error: unknown): boolean {
   const { code, severity, meta } = (error ?? {}) as { code?: unknown; severity?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } };
   return (
-    code === "P2002" || (code === "P2010" && meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation") || (code === "23505" && typeof severity === "string")
+    code === "P2002" || (code === "P2010" && meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation") || (code === "23505" && typeof severity === "string") || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY"
   );
 }

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import Database from "better-sqlite3";
 import pg from "pg";
 import type { PrismaTx } from "./prisma";
 import type { Sql } from "./sql";
+import { MAX_PREPARED, type SqliteConnection, sqliteValue } from "./sqlite-connection";
 
 /**
  * Raw SELECTs for the hot read paths (retrieval's candidates, statistics and rows). Through Prisma each
@@ -16,12 +16,6 @@ export interface SqlReads {
 
 /** Reads through Prisma: inside a transaction, whose reads must see its own writes. */
 export const prismaReads = (db: PrismaTx): SqlReads => ({ rows: (statement) => db.$queryRaw(statement) });
-
-/**
- * Statements prepared per connection, at most: the hot reads' texts are few (they vary only with the number
- * of ids or terms bound), and past this bound a new text runs unprepared rather than growing every connection.
- */
-const MAX_PREPARED = 500;
 
 /** Postgres timestamps are stored in UTC without a zone (as Prisma writes and reads them). */
 const TIMESTAMP_WITHOUT_ZONE = 1114;
@@ -49,29 +43,14 @@ export function postgresReads(pool: pg.Pool): SqlReads {
   };
 }
 
-/** A Date bound as Prisma's SQLite adapter writes it (ISO 8601, +00:00), so comparisons with stored ones hold. */
-const sqliteValue = (value: unknown) => (value instanceof Date ? value.toISOString().replace("Z", "+00:00") : typeof value === "boolean" ? Number(value) : value);
-
 /**
- * Reads on a connection of their own, beside Prisma's one writing connection. With the write-ahead log a
- * reader never waits for a writer and sees every committed write; it never waits for a lock either (busy
- * timeout 0): the store retries asynchronously, as it does for writes.
+ * Reads on the store's own SQLite connection, beside Prisma's. With the write-ahead log a reader never waits
+ * for a writer and sees every committed write.
  */
-export function sqliteReads(file: string): SqlReads & { close(): void } {
-  const db = new Database(file, { fileMustExist: true, timeout: 0 });
-  const prepared = new Map<string, Database.Statement>();
-  const statementOf = (text: string) => {
-    let statement = prepared.get(text);
-    if (!statement) {
-      statement = db.prepare(text);
-      if (prepared.size < MAX_PREPARED) prepared.set(text, statement);
-    }
-    return statement;
-  };
+export function sqliteReads(connection: SqliteConnection): SqlReads {
   return {
     async rows<T>(statement: Sql) {
-      return statementOf(statement.sql).all(...statement.values.map(sqliteValue)) as T[];
+      return connection.statement(statement.sql).all(...statement.values.map(sqliteValue)) as T[];
     },
-    close: () => db.close(),
   };
 }

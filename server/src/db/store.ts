@@ -5,6 +5,7 @@ import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
 import { connectPrisma, postgresPool, type PrismaTx } from "./prisma";
 import { postgresReads, type SqlReads, sqliteReads } from "./sql-reads";
+import { openSqliteConnection } from "./sqlite-connection";
 import { writeBatchOver } from "./batch-writes";
 import { type Dialect, dialectFor } from "./dialect";
 import { tokenRepository } from "./tables/access-tokens";
@@ -27,7 +28,7 @@ import { embeddingRepository } from "./tables/memory-embeddings";
 import { organizationRepository } from "./tables/organizations";
 import { rateLimitRepository } from "./tables/rate-limit-counters";
 import { workflowRepository } from "./tables/workflow-states";
-import { postgresTransaction, prismaTransaction, writeUnitOfWork } from "./write-batch";
+import { postgresTransaction, sqliteTransaction, writeUnitOfWork } from "./write-batch";
 
 /** `reads`, when given, serves retrieval's hot reads on the driver; inside a transaction they go through it. */
 function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads): Repositories {
@@ -75,10 +76,11 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
   const retry = <T>(attempt: () => Promise<T>) => retryWhileBusy(attempt, busyTimeoutMs);
   await retry(() => reindexSearchText(prisma));
   const dialect = dialectFor(config.provider);
-  const sqlite = config.provider === "sqlite" ? sqliteReads(config.file) : null;
-  const reads = pool ? postgresReads(pool) : sqlite!;
-  // SQLite has one writing connection, Prisma's; on Postgres a batch runs on the pool directly.
-  const runAtomically = pool ? postgresTransaction(pool) : prismaTransaction(prisma);
+  // The hot paths run on the drivers: on Postgres over the pool Prisma's adapter shares, on SQLite on a
+  // connection of the store's own (docs/storage-and-migrations.md).
+  const sqlite = config.provider === "sqlite" ? openSqliteConnection(config.file) : null;
+  const reads = pool ? postgresReads(pool) : sqliteReads(sqlite!);
+  const runAtomically = pool ? postgresTransaction(pool) : sqliteTransaction(sqlite!);
   return {
     provider: config.provider,
     ...guarded(repositoriesOver(prisma, dialect, reads), retry),

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "@engram/test-support";
+import { openStore } from "../src/db/store";
+import { DuplicateKeyError } from "../src/domain/kernel/errors";
+import type { Store } from "../src/domain/store";
+import type { KeyClaim } from "../src/domain/writes/ports";
+
+/**
+ * The group commit runs on the drivers themselves (one statement on Postgres, an IMMEDIATE transaction on
+ * SQLite): all of a batch or none of it, and a key already taken is the documented DuplicateKeyError, which
+ * the idempotent writers turn into a replay.
+ */
+let store: Store;
+beforeAll(async () => {
+  store = await openStore(await freshDatabase());
+});
+afterAll(() => store?.close());
+
+const scope = { orgId: "org_batch", environment: "production" as const, route: "memory.encode" };
+const claim = (key: string): KeyClaim => ({ scope: { ...scope, key }, response: { requestHash: `hash-${key}`, status: 201, body: { key } } });
+const now = new Date("2026-11-23T12:00:00.000Z");
+const expires = new Date("2026-11-24T12:00:00.000Z");
+const stored = async (...keys: string[]) => (await store.idempotency.findMany(scope, keys, now)).map((record) => record.key).sort();
+
+describe("a batch write", () => {
+  it("stores every row of a batch", async () => {
+    await store.writeAtomically((batch) => batch.claimKeys([claim("a"), claim("b")], now, expires));
+    expect(await stored("a", "b")).toEqual(["a", "b"]);
+    const [a] = await store.idempotency.findMany(scope, ["a"], now);
+    expect(a).toMatchObject({ requestHash: "hash-a", status: 201, body: { key: "a" }, expired: false });
+  });
+
+  it("fails whole with DuplicateKeyError when one of its keys is taken, storing none of its rows", async () => {
+    const taken = store.writeAtomically((batch) => batch.claimKeys([claim("c"), claim("a"), claim("d")], now, expires));
+    await expect(taken).rejects.toBeInstanceOf(DuplicateKeyError);
+    expect(await stored("c", "d")).toEqual([]);
+    // The connection is usable at once: the next batch is stored.
+    await store.writeAtomically((batch) => batch.claimKeys([claim("c")], now, expires));
+    expect(await stored("c", "d")).toEqual(["c"]);
+  });
+
+  it("claims an expired key again in one batch, its old record removed first", async () => {
+    const later = new Date("2026-11-25T12:00:00.000Z");
+    expect((await store.idempotency.findMany(scope, ["b"], later))[0]?.expired).toBe(true);
+    await store.writeAtomically((batch) => {
+      batch.deleteExpiredKeys(scope, ["b"], later);
+      batch.claimKeys([{ ...claim("b"), response: { requestHash: "hash-b2", status: 201, body: { key: "b2" } } }], later, new Date("2026-11-26T12:00:00.000Z"));
+    });
+    expect(await store.idempotency.findMany(scope, ["b"], later)).toMatchObject([{ key: "b", requestHash: "hash-b2", expired: false }]);
+  });
+});
