@@ -1,6 +1,8 @@
 import { memoryLimits, ZMemoryKind } from "@engram/contract";
 import { describe, expect, it } from "vitest";
+import { conversations } from "../eval/conversations";
 import { evaluationSet } from "../eval/dataset";
+import { conversationSet, isHeldOut } from "../eval/labelled-set";
 
 describe("the retrieval evaluation set", () => {
   const { memories, queries } = evaluationSet();
@@ -60,5 +62,49 @@ describe("the retrieval evaluation set", () => {
 
   it("is the same on every call", () => {
     expect(evaluationSet()).toEqual({ memories, queries });
+  });
+});
+
+describe("the conversational evaluation set", () => {
+  const set = conversationSet();
+  const keys = new Set(set.memories.map((memory) => memory.key));
+
+  it("holds at least ten long conversations between two people, 1,500 turns and 400 questions in all", () => {
+    expect(conversations.length).toBeGreaterThanOrEqual(10);
+    expect(set.memories.length).toBeGreaterThanOrEqual(1_500);
+    expect(set.queries.length).toBeGreaterThanOrEqual(400);
+    for (const conversation of conversations) {
+      expect(conversation.speakers, conversation.id).toHaveLength(2);
+      expect(conversation.sessions.length, conversation.id).toBeGreaterThanOrEqual(10);
+      for (const turn of conversation.sessions.flatMap((session) => session.turns)) expect(conversation.speakers, turn.id).toContain(turn.speaker);
+    }
+  });
+
+  it("dates its sessions in order, and has unique turn ids whose memories the API would accept", () => {
+    for (const conversation of conversations) {
+      const dates = conversation.sessions.map((session) => session.date);
+      expect(dates.every((date) => /^\d{4}-\d{2}-\d{2}$/.test(date) && !Number.isNaN(Date.parse(date))), conversation.id).toBe(true);
+      expect([...dates].sort(), conversation.id).toEqual(dates);
+    }
+    expect(keys.size).toBe(set.memories.length);
+    for (const memory of set.memories) expect(memory.text.length).toBeLessThanOrEqual(memoryLimits.textMaxLength);
+  });
+
+  it("asks four kinds of questions, each naming turns that exist; multi-hop ones need two or more", () => {
+    const counts = new Map<string, number>();
+    for (const query of set.queries) {
+      counts.set(query.kind, (counts.get(query.kind) ?? 0) + 1);
+      expect(query.relevant.length, query.query).toBeGreaterThan(0);
+      for (const key of query.relevant) expect(keys.has(key), `${query.query} -> ${key}`).toBe(true);
+      if (query.kind === "multi-hop") expect(query.relevant.length, query.query).toBeGreaterThanOrEqual(2);
+    }
+    for (const kind of ["single-fact", "multi-hop", "temporal", "inference"]) expect(counts.get(kind) ?? 0, kind).toBeGreaterThanOrEqual(60);
+    expect(new Set(set.queries.map((query) => query.query)).size).toBe(set.queries.length);
+  });
+
+  it("is split into halves of similar size, fixed by each question's text", () => {
+    const heldOut = set.queries.filter(isHeldOut).length;
+    expect(heldOut / set.queries.length).toBeGreaterThan(0.4);
+    expect(heldOut / set.queries.length).toBeLessThan(0.6);
   });
 });

@@ -14,6 +14,14 @@ export {
   type ContextMode,
 } from "./context";
 export { countTokens, countTokensWithin, LONGEST_EXACT_PRE_TOKEN, tokenUpperBound, truncateToTokens } from "./token-count";
+export {
+  withExchangeContext,
+  EXCHANGE_ANCHORS,
+  EXCHANGE_WINDOW_MS,
+  NEIGHBOUR_WEIGHT,
+  NEIGHBOURS_PER_SIDE,
+  type ExchangeNeighbour,
+} from "./exchange";
 export { reciprocalRankFusion, RRF_K, type Fused } from "./fusion";
 export { dot, nearest, unitVector, type Neighbour } from "./vectors";
 export { synonymsOf } from "./synonyms";

@@ -6,7 +6,7 @@ import type { MemoryRecord } from "../memory/records";
 export type CollectionScope = Pick<MemoryScope, "orgId" | "environment">;
 
 /** What ranking needs of a memory found by full-text search, with the analysed terms the index holds. */
-export interface SearchCandidate extends Pick<MemoryRecord, "id" | "subject" | "confidence" | "reinforcementCount" | "recentUses" | "createdAt"> {
+export interface SearchCandidate extends Pick<MemoryRecord, "id" | "subject" | "agentSlug" | "confidence" | "reinforcementCount" | "recentUses" | "createdAt"> {
   searchTerms: readonly string[];
 }
 
@@ -31,6 +31,20 @@ export interface CollectionState {
   vectorsVersion: bigint;
 }
 
+/** A memory whose neighbours are wanted: found relevant, it lends relevance to the memories written around it. */
+export type NeighbourAnchor = Pick<SearchCandidate, "id" | "createdAt"> & { agentSlug: string };
+
+/** How far from an anchor a neighbour may be written, and how many are read on each side. */
+export interface NeighbourWindow {
+  ms: number;
+  perSide: number;
+}
+
+export interface Neighbour {
+  anchorId: string;
+  candidate: SearchCandidate;
+}
+
 /** The full-text reads retrieval makes of the memories table. */
 export interface MemorySearch {
   /** A scope's collection totals and versions (one keyed read), and how many durable memories hold each term. */
@@ -39,6 +53,8 @@ export interface MemorySearch {
   searchDurable(scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
   /** The durable memories in scope among `ids` (found another way, e.g. by meaning), as candidates. */
   durableCandidates(scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;
+  /** For each anchor an agent wrote, that agent's durable memories in scope written nearest before and after it, within the window. */
+  neighbours(scope: MemoryScope, anchors: readonly NeighbourAnchor[], within: NeighbourWindow): Promise<Neighbour[]>;
 }
 
 /** Turns texts into unit vectors of one model; the semantic half of retrieval, when configured. */

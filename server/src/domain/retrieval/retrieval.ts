@@ -6,9 +6,15 @@ import {
   assembleContext,
   conceptTerms,
   feedbackSources,
+  EXCHANGE_ANCHORS,
+  EXCHANGE_WINDOW_MS,
+  type ExchangeNeighbour,
+  type LexicalMatch,
+  NEIGHBOURS_PER_SIDE,
   rankLexically,
   reciprocalRankFusion,
   scoreMemory,
+  withExchangeContext,
   withFeedback,
 } from "@engram/retrieval";
 import { candidatePlan, MAX_CANDIDATES } from "./candidate-plan";
@@ -85,8 +91,33 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
       .map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: termsOfSubject(c.subject) }));
     const queryMatches = rankLexically(concepts, documents, stats);
     const sourceTerms = feedbackSources(queryMatches, documents).flatMap((source) => source.terms);
-    const matches = withFeedback(expanded, queryMatches, documents, await collection.statsFor(sourceTerms));
+    const matches = await withNeighbours(scope, withFeedback(expanded, queryMatches, documents, await collection.statsFor(sourceTerms)), byId);
     return { byId, ranking: matches.map((match) => withActivation(byId.get(match.id)!, match.score, now)).sort(bestFirst) };
+  }
+
+  /**
+   * The matches with relevance lent to the memories written around the most relevant ones (one exchange;
+   * see @engram/retrieval's exchange). Neighbours that matched nothing are added to `byId`.
+   */
+  async function withNeighbours(scope: MemoryScope, matches: LexicalMatch[], byId: Map<string, SearchCandidate>): Promise<LexicalMatch[]> {
+    // Only an agent's memories form exchanges: the shared memory is written by many systems and imports at once.
+    const anchors = matches
+      .slice(0, EXCHANGE_ANCHORS)
+      .map((match) => byId.get(match.id)!)
+      .flatMap((candidate) => (candidate.agentSlug === null ? [] : [{ ...candidate, agentSlug: candidate.agentSlug }]));
+    if (anchors.length === 0) return matches;
+    const found = await store.memories.neighbours(scope, anchors, { ms: EXCHANGE_WINDOW_MS, perSide: NEIGHBOURS_PER_SIDE });
+    if (found.length === 0) return matches;
+    const neighbours: ExchangeNeighbour[] = [];
+    for (const anchor of anchors) {
+      const around = found.filter((n) => n.anchorId === anchor.id).map((n) => n.candidate);
+      const nearestFirst = (side: SearchCandidate[]) => side.sort((a, b) => Math.abs(a.createdAt.getTime() - anchor.createdAt.getTime()) - Math.abs(b.createdAt.getTime() - anchor.createdAt.getTime()));
+      for (const side of [around.filter((c) => c.createdAt < anchor.createdAt), around.filter((c) => c.createdAt > anchor.createdAt)]) {
+        nearestFirst(side).forEach((candidate, i) => neighbours.push({ anchorId: anchor.id, id: candidate.id, steps: i + 1 }));
+      }
+    }
+    for (const { candidate } of found) if (!byId.has(candidate.id)) byId.set(candidate.id, candidate);
+    return withExchangeContext(matches, neighbours);
   }
 
   /** The semantic neighbours that are durable and in scope, ranked; those found lexically are reused. */

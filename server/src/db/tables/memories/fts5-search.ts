@@ -1,7 +1,7 @@
 import type { PackedRow, PackRow } from "../../sql";
 import { join, raw, sql } from "../../sql";
 import type { CollectionScope } from "../../../domain/retrieval/ports";
-import { candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
+import { candidateSelect, candidatesById, neighboursAround, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
 
 /** The FTS5 filter for one organization and environment: their one-token "scope" column (see its migration). */
 const scopeMatch = (scope: CollectionScope) => `"scope" : ${quoted(`${scope.orgId}:${scope.environment}`, '"')}`;
@@ -25,6 +25,7 @@ export function fts5Search(packRow: PackRow): FullTextSearch {
       );
     },
     byId: candidatesById(packRow),
+    neighbours: neighboursAround(packRow),
     async documentFrequencies(db, scope, terms) {
       const match = (term: string) => `${scopeMatch(scope)} AND "terms" : ${quoted(term, '"')}`;
       const counts = terms.map((term, i) => sql`(SELECT count(*) FROM "MemorySearch" WHERE "MemorySearch" MATCH ${match(term)}) AS ${raw(`"t${i}"`)}`);

@@ -1,7 +1,7 @@
 import type { MemoryScope } from "../../../domain/memory/ports";
-import type { CandidateQuery, CollectionScope, SearchCandidate } from "../../../domain/retrieval/ports";
+import type { CandidateQuery, CollectionScope, Neighbour, NeighbourAnchor, NeighbourWindow, SearchCandidate } from "../../../domain/retrieval/ports";
 import type { SqlReads } from "../../sql-reads";
-import { empty, join, type PackedRow, packedDate, type PackRow, type Sql, sql, unpackRows } from "../../sql";
+import { empty, join, type PackedRow, packedDate, type PackRow, raw, type Sql, sql, unpackRows } from "../../sql";
 import { type MemoryColumn, MEMORY_TIMESTAMPS, recentUsesOf } from "./memory-table";
 
 /**
@@ -17,19 +17,21 @@ export interface FullTextSearch {
   candidates(db: SqlReads, scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
   /** Candidates by id, still checked against the scope and the durable state. */
   byId(db: SqlReads, scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;
+  /** The durable memories in scope written just before and after each anchor (see MemorySearch.neighbours). */
+  neighbours(db: SqlReads, scope: MemoryScope, anchors: readonly NeighbourAnchor[], within: NeighbourWindow): Promise<Neighbour[]>;
   /** How many durable memories hold each term, in the terms' order; one round trip for all of them. */
   documentFrequencies(db: SqlReads, scope: CollectionScope, terms: readonly string[]): Promise<number[]>;
 }
 
 /** What ranking needs of a candidate; whole rows are read afterwards for the few that are returned. */
-const CANDIDATE_COLUMNS = ["id", "subject", "searchText", "confidence", "reinforcementCount", "recentUses", "lastReinforcedAt", "createdAt"] as const satisfies readonly MemoryColumn[];
+const CANDIDATE_COLUMNS = ["id", "subject", "searchText", "confidence", "reinforcementCount", "recentUses", "lastReinforcedAt", "createdAt", "agentSlug"] as const satisfies readonly MemoryColumn[];
 
 /** The packed selection of a candidate's columns, in the dialect's SQL. */
 export const candidateSelect = (packRow: PackRow): Sql => packRow(CANDIDATE_COLUMNS, MEMORY_TIMESTAMPS);
 
 /** Packed candidate rows as the retrieval port's candidates. */
 export function unpackCandidates(rows: PackedRow[]): SearchCandidate[] {
-  return unpackRows(rows).map(([id, subject, searchText, confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt]) => {
+  return unpackRows(rows).map(([id, subject, searchText, confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt, agentSlug]) => {
     const created = packedDate(createdAt)!;
     const reinforced = packedDate(lastReinforcedAt);
     return {
@@ -41,6 +43,7 @@ export function unpackCandidates(rows: PackedRow[]): SearchCandidate[] {
       createdAt: created,
       recentUses: recentUsesOf({ recentUses: recentUses as string, createdAt: created, lastReinforcedAt: reinforced }),
       searchTerms: searchText ? (searchText as string).split(" ") : [],
+      agentSlug: agentSlug as string | null,
     };
   });
 }
@@ -65,4 +68,38 @@ export function candidatesById(packRow: PackRow): FullTextSearch["byId"] {
   const select = candidateSelect(packRow);
   return async (db, scope, ids) =>
     unpackCandidates(await db.rows<PackedRow>(sql`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope)}`));
+}
+
+/** Memories walked on each side of an anchor at most, whoever wrote them: the walk's bound, however busy the scope. */
+const NEIGHBOUR_WALK = 16;
+
+/**
+ * Neighbours: for each anchor, the nearest `perSide` durable memories in scope of the anchor's agent written
+ * before it and after it within `ms`, among the NEIGHBOUR_WALK memories of the scope written nearest to it on
+ * that side (an exchange interleaved with more writes than that is not read as one). One statement of small
+ * reads along the scope index, each stopping at its limit. Anchors must have an agent (shared memories are
+ * not exchanges); memories written at the very same instant as the anchor are not told apart from it.
+ */
+export function neighboursAround(packRow: PackRow): FullTextSearch["neighbours"] {
+  const select = candidateSelect(packRow);
+  return async (db, scope, anchors, { ms, perSide }) => {
+    if (anchors.length === 0) return [];
+    const sides = anchors.flatMap(({ id, agentSlug, createdAt }, i) => {
+      const at = createdAt.getTime();
+      const side = (name: string, range: Sql, order: "ASC" | "DESC") =>
+        sql`SELECT "anchorId", "packed" FROM (
+          SELECT * FROM (
+            SELECT CAST(${id} AS TEXT) AS "anchorId", m."agentSlug" AS "agent", m."createdAt" AS "at", ${select}
+            FROM "Memory" m WHERE ${scopeFilter(scope)} AND ${range} ORDER BY m."createdAt" ${raw(order)} LIMIT ${NEIGHBOUR_WALK}
+          ) AS "walk" WHERE "agent" = ${agentSlug} ORDER BY "at" ${raw(order)} LIMIT ${perSide}
+        ) AS ${raw(`"${name}${i}"`)}`;
+      return [
+        side("b", sql`m."createdAt" < ${createdAt} AND m."createdAt" >= ${new Date(at - ms)}`, "DESC"),
+        side("a", sql`m."createdAt" > ${createdAt} AND m."createdAt" <= ${new Date(at + ms)}`, "ASC"),
+      ];
+    });
+    const rows = await db.rows<PackedRow & { anchorId: string }>(sql`${join(sides, " UNION ALL ")}`);
+    const candidates = unpackCandidates(rows);
+    return candidates.map((candidate, i) => ({ anchorId: rows[i]!.anchorId, candidate }));
+  };
 }

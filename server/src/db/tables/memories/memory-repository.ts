@@ -66,6 +66,7 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
       if (ids.length === 0) return [];
       return search.byId(reads, scope, ids);
     },
+    neighbours: async (scope, anchors, within) => (anchors.length === 0 ? [] : search.neighbours(reads, scope, anchors, within)),
     collectionState: (scope) => collectionState(reads, scope),
     documentFrequencies: async (scope, terms) => (terms.length === 0 ? [] : search.documentFrequencies(reads, scope, terms)),
     async findManyByIds(ids) {

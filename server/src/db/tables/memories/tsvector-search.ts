@@ -1,7 +1,7 @@
 import type { CandidateQuery } from "../../../domain/retrieval/ports";
 import type { PackedRow, PackRow } from "../../sql";
 import { join, raw, sql } from "../../sql";
-import { candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
+import { candidateSelect, candidatesById, neighboursAround, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
 
 /**
  * Postgres refuses a tsquery word over 2,046 bytes (and stores a longer lexeme mangled), so a longer term
@@ -74,6 +74,7 @@ export function tsvectorSearch(packRow: PackRow): FullTextSearch {
       return [...recent, ...older];
     },
     byId: candidatesById(packRow),
+    neighbours: neighboursAround(packRow),
     async documentFrequencies(db, scope, terms) {
       if (!terms.some(searchable)) return terms.map(() => 0);
       // One pass over the rows holding any of the terms (found through the GIN index), counted per term.

@@ -1,0 +1,42 @@
+import type { LexicalMatch } from "./lexical";
+
+/**
+ * One agent's memories written moments apart are usually one exchange: a conversation's turns, or the steps
+ * of one task. A turn that answers "what happened to it?" names little of what it is about; the turns
+ * around it do. So a memory found relevant lends part of its relevance to its neighbours in time: this
+ * fraction to the nearest one on each side, half as much to the next, a third to the one after. Weight,
+ * reach and anchors were chosen on the tuning half of the conversation set (docs/retrieval.md).
+ */
+export const NEIGHBOUR_WEIGHT = 0.7;
+/** How many of the most relevant memories lend to their neighbours. */
+export const EXCHANGE_ANCHORS = 10;
+/** Neighbours read on each side of an anchor. */
+export const NEIGHBOURS_PER_SIDE = 3;
+/** How far apart in time two memories of one exchange may be written. */
+export const EXCHANGE_WINDOW_MS = 30 * 60 * 1000;
+
+/** A memory written near an anchor: `steps` 1 for the nearest on its side, 2 for the next, and so on. */
+export interface ExchangeNeighbour {
+  anchorId: string;
+  id: string;
+  steps: number;
+}
+
+/**
+ * The matches with relevance lent by their neighbours: each memory keeps its own relevance and gains the
+ * largest share any anchor lends it (shares do not add up, so a run of relevant turns does not outrank the
+ * turns themselves). Neighbours that matched nothing join the ranking on what they were lent.
+ */
+export function withExchangeContext(matches: readonly LexicalMatch[], neighbours: readonly ExchangeNeighbour[], weight = NEIGHBOUR_WEIGHT): LexicalMatch[] {
+  const own = new Map(matches.map((match) => [match.id, match.score]));
+  const lent = new Map<string, number>();
+  for (const { anchorId, id, steps } of neighbours) {
+    const anchor = own.get(anchorId);
+    if (anchor === undefined) continue;
+    const share = (weight * anchor) / steps;
+    if (share > (lent.get(id) ?? 0)) lent.set(id, share);
+  }
+  const scores = new Map(own);
+  for (const [id, share] of lent) scores.set(id, (scores.get(id) ?? 0) + share);
+  return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+}
