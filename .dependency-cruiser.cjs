@@ -1,6 +1,6 @@
 /**
  * The import rules of the workspace, checked by `pnpm lint` (see docs/architecture.md).
- * Dependencies point one way: http -> domain -> (its own ports) <- db / adapters; services.ts and server.ts wire them.
+ * Dependencies point one way: http (and mcp) -> domain -> (its own ports) <- db / adapters; services.ts and server.ts wire them.
  * @type {import("dependency-cruiser").IConfiguration}
  */
 module.exports = {
@@ -15,8 +15,9 @@ module.exports = {
     {
       name: "http-not-to-storage",
       severity: "error",
-      comment: "Handlers call domain services; the database and outbound clients are reached only through ports.",
-      from: { path: "^server/src/http/" },
+      comment:
+        "Handlers (HTTP routes and MCP tools) call domain services; the database and outbound clients are reached only through ports.",
+      from: { path: "^server/src/(http|mcp)/" },
       to: { path: "^server/src/(db|adapters)/" },
     },
     {
@@ -27,7 +28,7 @@ module.exports = {
       from: { path: "^server/src/domain/" },
       to: {
         path: [
-          "^server/src/(http|db|adapters)/",
+          "^server/src/(http|mcp|db|adapters)/",
           "(^|/)node_modules/(express|@prisma/[^/]+|pg|better-sqlite3|undici)/",
         ],
       },
@@ -37,7 +38,7 @@ module.exports = {
       severity: "error",
       comment: "Storage implements domain ports; it knows nothing of requests and responses.",
       from: { path: "^server/src/db/" },
-      to: { path: "^server/src/http/" },
+      to: { path: "^server/src/(http|mcp)/" },
     },
     {
       name: "contract-stands-alone",

@@ -15,6 +15,9 @@ function serverProject(database: "sqlite" | "postgres", root: string): TestProje
       name: `server:${database}`,
       root,
       env: { ENGRAM_TEST_DATABASE: database },
+      // Node loads dependencies with the `source` condition too, under which eventsource-parser is TypeScript:
+      // the MCP SDK's HTTP client, which imports it, is loaded through Vite instead.
+      server: { deps: { inline: [/@modelcontextprotocol\/sdk\/dist\/esm\/client\/streamableHttp\.js$/] } },
       testTimeout: 30_000,
       hookTimeout: 60_000,
       globalSetup: [`${GLOBAL_SETUP}/temporary-root.ts`, ...(database === "postgres" ? [`${GLOBAL_SETUP}/postgres-server.ts`] : [])],

@@ -32,6 +32,8 @@ export const errorCodes = {
   headers_too_large: { status: 431, type: "invalid_request_error" },
   memory_not_found: { status: 404, type: "invalid_request_error" },
   route_not_found: { status: 404, type: "invalid_request_error" },
+  /** The path exists but not for this method (`/mcp` takes only POST). */
+  method_not_allowed: { status: 405, type: "invalid_request_error" },
   invalid_state_transition: { status: 409, type: "invalid_request_error" },
   idempotency_key_reused: { status: 409, type: "invalid_request_error" },
   model_not_found: { status: 404, type: "invalid_request_error" },

@@ -14,10 +14,12 @@ import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/access/access-tokens";
 import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";
 import { startLocalPostgres } from "@engram/test-support/local-postgres";
+import { EXCHANGE_ANCHORS, EXCHANGE_WINDOW_MS, NEIGHBOURS_PER_SIDE } from "@engram/retrieval";
 import { benchmarkQueries, syntheticEvents, syntheticMemories } from "./corpus";
 import { benchGateway, formatGatewayRows, gatewayTargets } from "./gateway";
 import { startEmbeddingsStub } from "./embeddings-stub";
 import { atLeast, atMost, formatTargets, reported, type TargetRow } from "./targets";
+import { benchMcp } from "./mcp";
 import { benchReflection } from "./reflection";
 import { loadFromWorker } from "./http-load";
 import { benchSlowInput, formatSlowInputRows } from "./slow-input";
@@ -86,6 +88,23 @@ async function analyzeMemories(url: string): Promise<void> {
   }
 }
 
+/** How many agents write the benchmark's memories. */
+const BENCH_AGENTS = 8;
+
+/** The neighbour read retrieval makes around its best matches (see docs/retrieval.md), timed alone. */
+async function exchangeReads(server: Awaited<ReturnType<typeof startServer>>, caller: Caller): Promise<number[]> {
+  const scope = { orgId: caller.orgId, environment: caller.environment, agentSlug: null };
+  const samples: number[] = [];
+  for (const query of benchmarkQueries) {
+    const { memories } = await server.services.memories.retrieve(caller, null, { query, limit: EXCHANGE_ANCHORS, includeContext: false, contextMode: "full" });
+    const anchors = memories.flatMap((m) => (m.agent ? [{ id: m.id, agentSlug: m.agent, createdAt: new Date(m.createdAt) }] : []));
+    for (let i = 0; i < QUERIES / benchmarkQueries.length; i++) {
+      samples.push(await timed(() => server.services.store.memories.neighbours(scope, anchors, { ms: EXCHANGE_WINDOW_MS, perSide: NEIGHBOURS_PER_SIDE })));
+    }
+  }
+  return samples;
+}
+
 async function benchDatabase(name: string, database: DatabaseConfig, stages = MEMORY_STAGES, embeddings: SemanticConfig | null = null): Promise<{ rows: Row[]; figures: Figures }> {
   const rows: Row[] = [];
   const figures: Figures = { retrieveService: [], retrieveHttp: [], encodeHttp: [], encodeInFlight: 0, eventsHttp: 0, rssMb: 0, databaseMb: 0 };
@@ -114,16 +133,19 @@ async function benchDatabase(name: string, database: DatabaseConfig, stages = ME
     rows.push({ database: name, measure: `ingest ${EVENTS} events (HTTP, ${CONCURRENCY} concurrent clients)`, value: `${Math.round(figures.eventsHttp)} events/s` });
 
     const corpus = [...syntheticMemories(Math.max(...stages))];
+    // Written by a handful of agents, as assistants write them: every retrieval then also reads the exchanges
+    // around its best matches (the whole corpus is written within minutes, so each match has neighbours).
+    const agentOf = (i: number) => `bench-agent-${i % BENCH_AGENTS}`;
     const SEQUENTIAL = 2000;
     const sequentialStart = performance.now();
-    for (const memory of corpus.slice(0, SEQUENTIAL)) await memories.encode(caller, null, memory, undefined);
+    for (const [i, memory] of corpus.slice(0, SEQUENTIAL).entries()) await memories.encode(caller, agentOf(i), memory, undefined);
     rows.push({ database: name, measure: `encode ${SEQUENTIAL} memories (service layer, sequential)`, value: `${Math.round(SEQUENTIAL / ((performance.now() - sequentialStart) / 1000))} memories/s` });
 
     let loaded = SEQUENTIAL;
     for (const stage of stages) {
       const stageStart = performance.now();
       const count = stage - loaded;
-      await pool(count, CONCURRENCY, (i) => memories.encode(caller, null, corpus[loaded + i]!, undefined));
+      await pool(count, CONCURRENCY, (i) => memories.encode(caller, agentOf(loaded + i), corpus[loaded + i]!, undefined));
       loaded = stage;
       figures.encodeInFlight = count / ((performance.now() - stageStart) / 1000);
       rows.push({ database: name, measure: `encode up to ${stage} memories (service layer, ${CONCURRENCY} in flight)`, value: `${Math.round(figures.encodeInFlight)} memories/s` });
@@ -140,6 +162,7 @@ async function benchDatabase(name: string, database: DatabaseConfig, stages = ME
       }
       figures.retrieveService = serviceSamples;
       rows.push({ database: name, measure: `retrieve with context at ${stage} memories (service layer)`, value: latencySummary(serviceSamples) });
+      rows.push({ database: name, measure: `  of which the exchange read around the best matches`, value: latencySummary(await exchangeReads(server, caller)) });
 
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
       const httpSamples: number[] = [];
@@ -175,9 +198,9 @@ async function benchDatabase(name: string, database: DatabaseConfig, stages = ME
 /**
  * BENCH_SECTIONS picks what runs: `memory` (ingestion, encode, retrieval), `gateway` (inference latency),
  * `slow-input` (the longest event-loop hold of hostile texts), `reflection` (a run over 100,000 memories and
- * retrieval during it); all by default.
+ * retrieval during it), `mcp` (what a recall tool call adds to its route); all by default.
  */
-const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "memory,gateway,slow-input,reflection").split(",").map((s) => s.trim()));
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "memory,gateway,slow-input,reflection,mcp").split(",").map((s) => s.trim()));
 
 const sqliteFile = () => join(mkdtempSync(join(tmpdir(), "engram-bench-")), "engram.db");
 const p = (samples: number[], at: number) => percentile([...samples].sort((a, b) => a - b), at);
@@ -250,6 +273,11 @@ async function main(): Promise<void> {
   }
   if (SECTIONS.has("slow-input")) console.log(`\n${formatSlowInputRows(await benchSlowInput())}`);
   if (SECTIONS.has("reflection")) console.log(`\n${await benchReflection()}`);
+  if (SECTIONS.has("mcp")) {
+    const mcp = await benchMcp();
+    console.log(`\n${mcp.text}`);
+    targets.push(...mcp.targets);
+  }
   if (targets.length > 0) console.log(`\n${formatTargets(targets)}`);
 }
 

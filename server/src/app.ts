@@ -1,6 +1,7 @@
 import { apiContract, contract } from "@engram/contract";
 import openApiDocument from "@engram/contract/openapi.json" with { type: "json" };
 import { createExpressEndpoints } from "@ts-rest/express";
+import type { RequestListener } from "node:http";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { RouteGroup } from "./domain/rate-limits/policy";
@@ -17,6 +18,7 @@ import { requireSameOrigin } from "./http/api/same-origin";
 import { refuseTokens, requireSession, resolveSession, sessionRateSubject } from "./http/api/session-auth";
 import { authenticate } from "./http/auth";
 import { jsonBody, refuseOversizedBody } from "./http/body";
+import { withChatLane } from "./http/chat-lane";
 import { consoleAssets } from "./http/console-assets";
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from "./http/errors";
 import { eventRoutes } from "./http/event-routes";
@@ -25,6 +27,7 @@ import { checkInput } from "./http/input-checks";
 import { memoryRoutes } from "./http/memory-routes";
 import { rateLimit } from "./http/rate-limit";
 import { requestContext } from "./http/request-context";
+import { mcpRoutes } from "./mcp/mcp-routes";
 
 export interface AppOptions {
   services: Services;
@@ -37,7 +40,8 @@ export interface AppOptions {
   consoleDir?: string | null;
 }
 
-export function createApp({ services, logger, validateResponses = false, application = defaultApplicationConfig, consoleDir = null }: AppOptions): Express {
+/** The server's request listener: the Express app, with chat completions on a lane of their own. */
+export function createApp({ services, logger, validateResponses = false, application = defaultApplicationConfig, consoleDir = null }: AppOptions): RequestListener {
   const app = express();
   // Routes match exactly (set before the first route): a path in another case or with a trailing slash is
   // no route, so it can never reach a handler outside its rate-limit group.
@@ -47,7 +51,8 @@ export function createApp({ services, logger, validateResponses = false, applica
   // ETags are set where they mean something (an assistant's version), not hashed from every body, errors included.
   app.set("etag", false);
   app.set("trust proxy", false);
-  app.use(requestContext(logger));
+  const context = requestContext(logger);
+  app.use(context);
   app.use(refuseOversizedBody);
 
   app.get("/openapi.json", (_req, res) => {
@@ -58,7 +63,8 @@ export function createApp({ services, logger, validateResponses = false, applica
   // The health check needs no token, so it comes before authentication.
   createExpressEndpoints(contract.health, healthRoutes(services.inference), app, endpointOptions);
 
-  app.use("/v1", authenticate(services.tokens));
+  const authentication = authenticate(services.tokens);
+  app.use("/v1", authentication);
   // Each route counts itself in its own group, then reads and checks its body.
   const routeMiddleware = (group: RouteGroup) => [rateLimit(services.rateLimiter, group), jsonBody, checkInput];
   const groupOptions = (group: RouteGroup) => ({ ...endpointOptions, globalMiddleware: routeMiddleware(group) });
@@ -68,13 +74,15 @@ export function createApp({ services, logger, validateResponses = false, applica
   app.post(contract.inference.chatCompletions.path, ...routeMiddleware("inference"), chat);
   app.post(contract.inference.chatCompletionsForAgent.path, ...routeMiddleware("inference"), chat);
   createExpressEndpoints(modelsContract, modelRoutes(services.inference), app, groupOptions("inference"));
+  app.use(mcpRoutes(services));
 
   mountApplicationRoutes(app, services, application, validateResponses);
 
   if (consoleDir) app.use(consoleAssets(consoleDir));
   app.use(notFoundHandler);
   app.use(errorHandler);
-  return app;
+  // The same steps the router runs for chat, in the same order (the router serves it with a query string).
+  return withChatLane(app, [context, refuseOversizedBody, authentication, ...routeMiddleware("inference"), chat], errorHandler);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { createApp } from "./app";
@@ -102,7 +103,7 @@ async function closeServices(services: Services): Promise<void> {
 async function serveHttp(services: Services, config: ServerConfig, logger: Logger, options: StartOptions) {
   const application = config.application ?? defaultApplicationConfig;
   const app = createApp({ services, logger, validateResponses: options.validateResponses, application, consoleDir: config.consoleDir ?? null });
-  const server = app.listen(config.port, config.host);
+  const server = createServer(app).listen(config.port, config.host);
   server.on("clientError", answerClientError);
   server.on("checkContinue", continueUnlessOversized(app));
   await new Promise<void>((resolve, reject) => {

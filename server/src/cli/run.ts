@@ -6,6 +6,7 @@ import { AppError } from "../domain/kernel/errors";
 import { createServices } from "../services";
 import * as admin from "./admin";
 import * as assistants from "./assistants";
+import { mcp } from "./mcp";
 import * as people from "./people";
 import * as reflection from "./reflection";
 import { serve } from "./serve";
@@ -17,6 +18,8 @@ Usage:
   engram serve [--workers N]                     start the HTTP server (migrates first); N worker processes
                                                  share the port (default: one per core, ENGRAM_WORKERS)
   engram migrate                                 apply pending database migrations
+  engram mcp --url URL [--agent SLUG]            MCP on stdin/stdout for desktop clients, forwarded to the server
+                                                 at URL with the token in ENGRAM_TOKEN
   engram org create --name NAME [--plan free|spark|seed|rise|boost] [--founder] [--no-environments]
   engram org list
   engram org write-mode ORG_ID direct|candidate  candidate review needs a paid plan, never a founder workspace
@@ -61,6 +64,8 @@ const options = {
   type: { type: "string" },
   owner: { type: "string" },
   workers: { type: "string" },
+  url: { type: "string" },
+  agent: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -102,6 +107,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true });
   const [command, sub, arg, arg2] = positionals;
   if (values.help || !command) return io.out(USAGE);
+  // A client of a running server: it reads none of the server's configuration, and writes only MCP to stdout.
+  if (command === "mcp") return mcp(values, io.env, io.err);
   const config = configFromEnv(io.env);
 
   if (command === "serve") return serve(values.workers === undefined ? config : { ...config, workers: workersFrom(values.workers, "--workers") }, io.out);

@@ -29,15 +29,13 @@ export function rateLimit(limiter: RateLimiter, group: RouteGroup, subjectOf: (r
         if (decision === null) return next();
         setRateLimitHeaders(res, decision);
         if (decision.allowed) return next();
-        next(
-          new AppError(
-            "rate_limit_exceeded",
-            `Rate limit of ${decision.limit} ${group} requests per minute exceeded; retry after ${decision.resetSeconds} s.`,
-            null,
-            decision.resetSeconds,
-          ),
-        );
+        next(rateLimitExceeded(decision, group));
       })
       .catch(next);
   };
+}
+
+/** The documented 429 for a request over its group's limit (HTTP routes and MCP tool calls alike). */
+export function rateLimitExceeded(decision: RateLimitDecision, group: RouteGroup): AppError {
+  return new AppError("rate_limit_exceeded", `Rate limit of ${decision.limit} ${group} requests per minute exceeded; retry after ${decision.resetSeconds} s.`, null, decision.resetSeconds);
 }

@@ -1,0 +1,25 @@
+import { interfaceVersion } from "@engram/contract";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { availableTools, callTool, type McpServices } from "./tool-calls";
+import { listedTool, type ToolConnection } from "./tool-definition";
+import { tools } from "./tools";
+
+const listedTools = new Map(tools.map((tool) => [tool.name, listedTool(tool)]));
+
+// A server is made per request; left to itself, each would compile a JSON Schema validator of its own.
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
+const instructions =
+  "Engram is this organization's memory: decisions, procedures, preferences and facts shared by its people and " +
+  "assistants. Recall before answering questions about the organization's systems, practices or past decisions; " +
+  "remember what the user states the organization should keep; reinforce memories that helped and suppress wrong ones.";
+
+/** An MCP server for one connection (one HTTP request): the tools its caller may use, answered by the domain services. */
+export function mcpServer(services: McpServices, connection: ToolConnection): Server {
+  const server = new Server({ name: "engram", title: "Engram", version: interfaceVersion }, { capabilities: { tools: {} }, instructions, jsonSchemaValidator });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: availableTools(connection).map((tool) => listedTools.get(tool.name)!) }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(services, connection, request.params.name, request.params.arguments));
+  return server;
+}

@@ -1,0 +1,159 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest, startTestServer, temporaryDirectory, type TestServer } from "@engram/test-support";
+import { sendRaw } from "../hostile/raw-http";
+import { mcpToolSuites } from "./suites";
+import { allToolNames, call, connectOverHttp, recalledIds, structured, toolError } from "./support";
+
+mcpToolSuites("Streamable HTTP", (url, token, options) => connectOverHttp(url, token, options));
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+/** A JSON-RPC message as a client POSTs it, with the headers Streamable HTTP requires. */
+function post(path: string, token: string | undefined, message: unknown, headers: Record<string, string> = {}) {
+  return rawRequest(server.url, path, {
+    token,
+    body: typeof message === "string" ? message : JSON.stringify(message),
+    headers: { accept: "application/json, text/event-stream", ...headers },
+  });
+}
+
+const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+const recallCall = (query: unknown) => ({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "recall", arguments: { query } } });
+
+describe("the /mcp endpoint over HTTP", () => {
+  it("refuses a missing, unknown or environment-less token with the documented 401 before reading any MCP", async () => {
+    const orgId = await server.newOrg();
+    const unbound = await server.newToken(orgId, { environment: null });
+    for (const [token, code] of [[undefined, "invalid_api_key"], [`acm_${"y".repeat(43)}`, "invalid_api_key"], [unbound, "token_environment_required"]] as const) {
+      const answer = await post("/mcp", token, initialize);
+      expect(answer.status, code).toBe(401);
+      expect(answer.body).toEqual({ error: { type: "authentication_error", code, message: expect.any(String), param: null } });
+    }
+    await expect(connectOverHttp(server.url, `acm_${"y".repeat(43)}`)).rejects.toMatchObject({ code: 401 });
+  });
+
+  it("is stateless: no session id, and every POST stands alone, so any worker can answer it", async () => {
+    const { token } = await server.newTenant();
+    const initialized = await post("/mcp", token, initialize);
+    expect(initialized.status).toBe(200);
+    expect(initialized.headers.get("mcp-session-id")).toBeNull();
+    expect(initialized.body.result).toMatchObject({ serverInfo: { name: "engram" }, capabilities: { tools: {} }, instructions: expect.stringContaining("Recall before answering") });
+
+    // A call on its own, as a request reaching a worker that never saw the initialize would be.
+    const called = await post("/mcp", token, recallCall("anything"), { "mcp-protocol-version": "2025-06-18" });
+    expect(called.status).toBe(200);
+    expect(called.body.result).toMatchObject({ structuredContent: { memories: [] } });
+  });
+
+  it("answers other methods with 405 in the documented shape, without needing a token", async () => {
+    for (const path of ["/mcp", "/mcp/agents/alpha"]) {
+      for (const method of ["GET", "DELETE", "PUT"]) {
+        const answer = await rawRequest(server.url, path, { method, headers: { accept: "text/event-stream" } });
+        expect(answer.status, `${method} ${path}`).toBe(405);
+        expect(answer.headers.get("allow")).toBe("POST");
+        expect(answer.body).toEqual({ error: { type: "invalid_request_error", code: "method_not_allowed", message: expect.stringContaining("stateless"), param: null } });
+      }
+    }
+  });
+
+  it("reads and checks the body like every route: odd bytes get the same documented 4xx", async () => {
+    const { token } = await server.newTenant();
+    const expectError = (answer: { status: number; body: any }, status: number, code: string, param: string | null = null) => {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+      expect(answer.body.error).toMatchObject({ code, param });
+    };
+    expectError(await post("/mcp", token, "{not json"), 400, "invalid_json");
+    expectError(await rawRequest(server.url, "/mcp", { token, body: JSON.stringify(initialize), contentType: "text/plain" }), 415, "unsupported_media_type");
+    expectError(await post("/mcp", token, recallCall("nul\u0000here")), 400, "invalid_parameter", "params.arguments.query");
+    expectError(await post("/mcp", token, recallCall("lone \ud800 surrogate")), 400, "invalid_parameter", "params.arguments.query");
+    const mcpHeaders = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const notUtf8 = await sendRaw(server.url, { path: "/mcp", headers: mcpHeaders, body: Buffer.from([0x7b, 0xff, 0x7d]) });
+    expectError({ status: notUtf8.status, body: notUtf8.json }, 400, "invalid_json");
+    // Compressed bodies are inflated and read as usual; the 1 MiB limit counts the inflated bytes.
+    const gzipped = (message: unknown) => sendRaw(server.url, { path: "/mcp", headers: { ...mcpHeaders, "content-encoding": "gzip" }, body: gzipSync(JSON.stringify(message)) });
+    expect((await gzipped(initialize)).status).toBe(200);
+    const bomb = await gzipped(recallCall("a".repeat(2 * 1024 * 1024)));
+    expectError({ status: bomb.status, body: bomb.json }, 413, "payload_too_large");
+    // Paths match exactly, as every route's do.
+    for (const path of ["/mcp/", "/MCP", "/mcp/agents/alpha/"]) expectError(await post(path, token, initialize), 404, "route_not_found");
+  });
+
+  it("answers a JSON body that is not JSON-RPC with the protocol's own error", async () => {
+    const { token } = await server.newTenant();
+    const answer = await post("/mcp", token, { hello: "world" });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+  });
+});
+
+describe("agents on the /mcp endpoint", () => {
+  it("takes the agent from X-Service-Agent as from the path", async () => {
+    const { token } = await server.newTenant();
+    const byPath = await connectOverHttp(server.url, token, { agent: "triage" });
+    const byHeader = await connectOverHttp(server.url, token, { headers: { "x-service-agent": "triage" } });
+    const other = await connectOverHttp(server.url, token, { headers: { "x-service-agent": "billing" } });
+    try {
+      const memory = structured(await call(byPath, "remember", { text: "Triage escalates sev1 pages to the incident commander." })).memory;
+      expect(memory.agent).toBe("triage");
+      expect(await recalledIds(byHeader, "sev1 incident commander")).toEqual([memory.id]);
+      expect(await recalledIds(other, "sev1 incident commander")).toEqual([]);
+      expect((await byHeader.listTools()).tools.map((tool) => tool.name)).not.toContain("send_event");
+    } finally {
+      await Promise.all([byPath.close(), byHeader.close(), other.close()]);
+    }
+  });
+
+  it("refuses a conflicting or malformed agent at connection, as the memory routes do", async () => {
+    const { token } = await server.newTenant();
+    const conflict = await post("/mcp/agents/alpha", token, initialize, { "x-service-agent": "beta" });
+    const overRoute = await rawRequest(server.url, "/v1/memory/agents/alpha/recall", { token, body: JSON.stringify({ query: "x" }), headers: { "x-service-agent": "beta" } });
+    expect(conflict).toMatchObject({ status: 400, body: overRoute.body });
+    expect(conflict.body.error.code).toBe("agent_conflict");
+    await expect(connectOverHttp(server.url, token, { agent: "alpha", headers: { "x-service-agent": "beta" } })).rejects.toMatchObject({ code: 400 });
+
+    const badPath = await post("/mcp/agents/Not_A_Slug", token, initialize);
+    expect(badPath).toMatchObject({ status: 400, body: (await rawRequest(server.url, "/v1/memory/agents/Not_A_Slug/recall", { token, body: JSON.stringify({ query: "x" }) })).body });
+    expect(badPath.body.error).toMatchObject({ code: "invalid_parameter", param: "agentSlug" });
+    const badHeader = await post("/mcp", token, initialize, { "x-service-agent": "Not A Slug" });
+    expect(badHeader.body.error).toMatchObject({ code: "invalid_parameter", param: "X-Service-Agent" });
+  });
+
+  it("lets an agent-bound token connect only inside its agents", async () => {
+    const orgId = await server.newOrg();
+    const token = await server.newToken(orgId, { agents: ["alpha"] });
+    expect((await post("/mcp", token, initialize)).body.error).toMatchObject({ code: "agent_not_allowed" });
+    expect((await post("/mcp/agents/beta", token, initialize)).body.error).toMatchObject({ code: "agent_not_allowed" });
+    const alpha = await connectOverHttp(server.url, token, { agent: "alpha" });
+    try {
+      expect((await alpha.listTools()).tools.map((tool) => tool.name)).toEqual(allToolNames.filter((name) => name !== "send_event"));
+      expect(structured(await call(alpha, "remember", { text: "Bound to alpha." })).memory.agent).toBe("alpha");
+    } finally {
+      await alpha.close();
+    }
+  });
+});
+
+describe("the console beside /mcp", () => {
+  it("never answers /mcp with the console's page, even to a browser", async () => {
+    const consoleDir = temporaryDirectory("engram-console-");
+    mkdirSync(join(consoleDir, "assets"));
+    writeFileSync(join(consoleDir, "index.html"), "<!doctype html><title>console</title>");
+    const withConsole = await startTestServer({ consoleDir });
+    try {
+      for (const path of ["/mcp", "/mcp/agents/alpha", "/mcp/elsewhere"]) {
+        const answer = await fetch(`${withConsole.url}${path}`, { headers: { accept: "text/html" } });
+        expect(answer.status, path).toBe(path === "/mcp/elsewhere" ? 404 : 405);
+        expect(answer.headers.get("content-type"), path).toContain("application/json");
+      }
+    } finally {
+      await withConsole.stop();
+    }
+  });
+});
