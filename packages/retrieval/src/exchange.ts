@@ -3,11 +3,12 @@ import type { LexicalMatch } from "./lexical";
 /**
  * One agent's memories written moments apart are usually one exchange: a conversation's turns, or the steps
  * of one task. A turn that answers "what happened to it?" names little of what it is about; the turns
- * around it do. So a memory found relevant lends part of its relevance to its neighbours in time: this
- * fraction to the nearest one on each side, half as much to the next, a third to the one after. Weight,
- * reach and anchors were chosen on the tuning half of the conversation set (docs/retrieval.md).
+ * around it do. So a memory found relevant lends part of its relevance to its neighbours in time, more to
+ * those written after it (a reply follows what it answers) than to those before: the side's weight to the
+ * nearest one, half as much to the next, a third to the one after. Weights, reach and anchors were chosen on
+ * the tuning half of the conversation set (docs/retrieval.md).
  */
-export const NEIGHBOUR_WEIGHT = 0.7;
+export const NEIGHBOUR_WEIGHTS = { after: 0.6, before: 0.3 } as const;
 /** How many of the most relevant memories lend to their neighbours. */
 export const EXCHANGE_ANCHORS = 10;
 /** Neighbours read on each side of an anchor. */
@@ -15,10 +16,11 @@ export const NEIGHBOURS_PER_SIDE = 3;
 /** How far apart in time two memories of one exchange may be written. */
 export const EXCHANGE_WINDOW_MS = 30 * 60 * 1000;
 
-/** A memory written near an anchor: `steps` 1 for the nearest on its side, 2 for the next, and so on. */
+/** A memory written near an anchor, on one side of it: `steps` 1 for the nearest there, 2 for the next, and so on. */
 export interface ExchangeNeighbour {
   anchorId: string;
   id: string;
+  side: keyof typeof NEIGHBOUR_WEIGHTS;
   steps: number;
 }
 
@@ -27,13 +29,13 @@ export interface ExchangeNeighbour {
  * largest share any anchor lends it (shares do not add up, so a run of relevant turns does not outrank the
  * turns themselves). Neighbours that matched nothing join the ranking on what they were lent.
  */
-export function withExchangeContext(matches: readonly LexicalMatch[], neighbours: readonly ExchangeNeighbour[], weight = NEIGHBOUR_WEIGHT): LexicalMatch[] {
+export function withExchangeContext(matches: readonly LexicalMatch[], neighbours: readonly ExchangeNeighbour[], weights = NEIGHBOUR_WEIGHTS): LexicalMatch[] {
   const own = new Map(matches.map((match) => [match.id, match.score]));
   const lent = new Map<string, number>();
-  for (const { anchorId, id, steps } of neighbours) {
+  for (const { anchorId, id, side, steps } of neighbours) {
     const anchor = own.get(anchorId);
     if (anchor === undefined) continue;
-    const share = (weight * anchor) / steps;
+    const share = (weights[side] * anchor) / steps;
     if (share > (lent.get(id) ?? 0)) lent.set(id, share);
   }
   const scores = new Map(own);

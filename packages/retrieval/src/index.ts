@@ -18,7 +18,7 @@ export {
   withExchangeContext,
   EXCHANGE_ANCHORS,
   EXCHANGE_WINDOW_MS,
-  NEIGHBOUR_WEIGHT,
+  NEIGHBOUR_WEIGHTS,
   NEIGHBOURS_PER_SIDE,
   type ExchangeNeighbour,
 } from "./exchange";

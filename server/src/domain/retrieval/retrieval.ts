@@ -112,8 +112,9 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
     for (const anchor of anchors) {
       const around = found.filter((n) => n.anchorId === anchor.id).map((n) => n.candidate);
       const nearestFirst = (side: SearchCandidate[]) => side.sort((a, b) => Math.abs(a.createdAt.getTime() - anchor.createdAt.getTime()) - Math.abs(b.createdAt.getTime() - anchor.createdAt.getTime()));
-      for (const side of [around.filter((c) => c.createdAt < anchor.createdAt), around.filter((c) => c.createdAt > anchor.createdAt)]) {
-        nearestFirst(side).forEach((candidate, i) => neighbours.push({ anchorId: anchor.id, id: candidate.id, steps: i + 1 }));
+      const sides = { before: around.filter((c) => c.createdAt < anchor.createdAt), after: around.filter((c) => c.createdAt > anchor.createdAt) };
+      for (const side of ["before", "after"] as const) {
+        nearestFirst(sides[side]).forEach((candidate, i) => neighbours.push({ anchorId: anchor.id, id: candidate.id, side, steps: i + 1 }));
       }
     }
     for (const { candidate } of found) if (!byId.has(candidate.id)) byId.set(candidate.id, candidate);
