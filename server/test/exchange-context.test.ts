@@ -55,16 +55,15 @@ describe("the memories written around an anchor", () => {
 
   });
 
-  it("are not looked for past the nearest writes of the scope, however busy another agent is", async () => {
+  it("are the agent's own however busy another agent is in between, and at most perSide a side", async () => {
     const { orgId, at } = await tenant();
     const before = await at(0, "a turn before the burst", "chat-a");
-    for (let i = 0; i < 20; i++) await at(0.5 + i * 0.01, `an import line ${i}`, "importer");
+    for (let i = 0; i < 40; i++) await at(0.5 + i * 0.01, `an import line ${i}`, "importer");
     const anchor = await at(1, "the anchor turn", "chat-a");
-    const after = await at(1.5, "a turn after it", "chat-a");
+    const after = [await at(1.5, "a turn after it", "chat-a"), await at(2, "the next turn", "chat-a"), await at(2.5, "and one more", "chat-a")];
     const scope: MemoryScope = { orgId, environment: "production", agentSlug: null };
     const found = await server.services.store.memories.neighbours(scope, [anchorOf(anchor)], { ms: 30 * MINUTE, perSide: 2 });
-    expect(found.map((n) => n.candidate.id)).toEqual([after.id]);
-    expect(found.map((n) => n.candidate.id)).not.toContain(before.id);
+    expect(found.map((n) => n.candidate.id).sort()).toEqual([before.id, after[0]!.id, after[1]!.id].sort());
   });
 
   it("answers for many anchors in one read, each with its own", async () => {

@@ -70,36 +70,37 @@ export function candidatesById(packRow: PackRow): FullTextSearch["byId"] {
     unpackCandidates(await db.rows<PackedRow>(sql`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope)}`));
 }
 
-/** Memories walked on each side of an anchor at most, whoever wrote them: the walk's bound, however busy the scope. */
-const NEIGHBOUR_WALK = 16;
-
 /**
  * Neighbours: for each anchor, the nearest `perSide` durable memories in scope of the anchor's agent written
- * before it and after it within `ms`, among the NEIGHBOUR_WALK memories of the scope written nearest to it on
- * that side (an exchange interleaved with more writes than that is not read as one). One statement of small
- * reads along the scope index, each stopping at its limit. Anchors must have an agent (shared memories are
- * not exchanges); memories written at the very same instant as the anchor are not told apart from it.
+ * before it and after it within `ms`. Each side is a range read of the agent-and-time index that stops at
+ * `perSide` rows, so the read is bounded however busy the scope is; the few neighbours kept are packed once, at
+ * the end. Anchors must have an agent (shared memories are not exchanges); memories written at the very same
+ * instant as an anchor are not told apart from it. This form, one branch per anchor and side, is SQLite's;
+ * Postgres plans a statement afresh each time (see db/prisma.ts), so it reads all sides in one lateral join
+ * instead (tsvector-search.ts).
  */
 export function neighboursAround(packRow: PackRow): FullTextSearch["neighbours"] {
   const select = candidateSelect(packRow);
   return async (db, scope, anchors, { ms, perSide }) => {
-    if (anchors.length === 0) return [];
     const sides = anchors.flatMap(({ id, agentSlug, createdAt }, i) => {
       const at = createdAt.getTime();
       const side = (name: string, range: Sql, order: "ASC" | "DESC") =>
-        sql`SELECT "anchorId", "packed" FROM (
-          SELECT * FROM (
-            SELECT CAST(${id} AS TEXT) AS "anchorId", m."agentSlug" AS "agent", m."createdAt" AS "at", ${select}
-            FROM "Memory" m WHERE ${scopeFilter(scope)} AND ${range} ORDER BY m."createdAt" ${raw(order)} LIMIT ${NEIGHBOUR_WALK}
-          ) AS "walk" WHERE "agent" = ${agentSlug} ORDER BY "at" ${raw(order)} LIMIT ${perSide}
+        sql`SELECT * FROM (
+          SELECT CAST(${id} AS TEXT) AS "anchorId", m."id" FROM "Memory" m
+          WHERE ${scopeFilter(scope)} AND m."agentSlug" = ${agentSlug} AND ${range} ORDER BY m."createdAt" ${raw(order)} LIMIT ${perSide}
         ) AS ${raw(`"${name}${i}"`)}`;
       return [
         side("b", sql`m."createdAt" < ${createdAt} AND m."createdAt" >= ${new Date(at - ms)}`, "DESC"),
         side("a", sql`m."createdAt" > ${createdAt} AND m."createdAt" <= ${new Date(at + ms)}`, "ASC"),
       ];
     });
-    const rows = await db.rows<PackedRow & { anchorId: string }>(sql`${join(sides, " UNION ALL ")}`);
-    const candidates = unpackCandidates(rows);
-    return candidates.map((candidate, i) => ({ anchorId: rows[i]!.anchorId, candidate }));
+    return neighbourRows(db, select, join(sides, " UNION ALL "));
   };
+}
+
+/** The neighbours found by `found` (anchor ids and memory ids), read whole and packed. */
+export async function neighbourRows(db: SqlReads, select: Sql, found: Sql): Promise<Neighbour[]> {
+  const rows = await db.rows<PackedRow & { anchorId: string }>(sql`SELECT n."anchorId", ${select} FROM (${found}) AS n JOIN "Memory" m ON m."id" = n."id"`);
+  const candidates = unpackCandidates(rows);
+  return candidates.map((candidate, i) => ({ anchorId: rows[i]!.anchorId, candidate }));
 }

@@ -1,7 +1,7 @@
 import type { CandidateQuery } from "../../../domain/retrieval/ports";
 import type { PackedRow, PackRow } from "../../sql";
-import { join, raw, sql } from "../../sql";
-import { candidateSelect, candidatesById, neighboursAround, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
+import { join, raw, type Sql, sql } from "../../sql";
+import { candidateSelect, candidatesById, type FullTextSearch, neighbourRows, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
 
 /**
  * Postgres refuses a tsquery word over 2,046 bytes (and stores a longer lexeme mangled), so a longer term
@@ -74,7 +74,28 @@ export function tsvectorSearch(packRow: PackRow): FullTextSearch {
       return [...recent, ...older];
     },
     byId: candidatesById(packRow),
-    neighbours: neighboursAround(packRow),
+    // One lateral join over the anchors: the same statement text for any number of them, whose plan is small,
+    // where a branch per anchor and side (SQLite's form) would cost Postgres about a millisecond to plan.
+    async neighbours(db, scope, anchors, { ms, perSide }) {
+      const instant = (at: number) => new Date(at).toISOString();
+      const side = (range: Sql, order: "ASC" | "DESC") =>
+        sql`(SELECT m."id" FROM "Memory" m WHERE ${scopeFilter(scope)} AND m."agentSlug" = a."agentSlug" AND ${range}
+          ORDER BY m."createdAt" ${raw(order)} LIMIT ${perSide})`;
+      return neighbourRows(
+        db,
+        candidate,
+        sql`SELECT a."anchorId", s."id"
+          FROM unnest(CAST(${anchors.map((a) => a.id)} AS text[]), CAST(${anchors.map((a) => a.agentSlug)} AS text[]),
+            CAST(${anchors.map((a) => instant(a.createdAt.getTime()))} AS timestamp(3)[]),
+            CAST(${anchors.map((a) => instant(a.createdAt.getTime() - ms))} AS timestamp(3)[]),
+            CAST(${anchors.map((a) => instant(a.createdAt.getTime() + ms))} AS timestamp(3)[])) AS a("anchorId", "agentSlug", "at", "from", "to")
+          CROSS JOIN LATERAL (
+            ${side(sql`m."createdAt" < a."at" AND m."createdAt" >= a."from"`, "DESC")}
+            UNION ALL
+            ${side(sql`m."createdAt" > a."at" AND m."createdAt" <= a."to"`, "ASC")}
+          ) AS s`,
+      );
+    },
     async documentFrequencies(db, scope, terms) {
       if (!terms.some(searchable)) return terms.map(() => 0);
       // One pass over the rows holding any of the terms (found through the GIN index), counted per term.
