@@ -24,6 +24,27 @@ export interface ExchangeNeighbour {
   steps: number;
 }
 
+/** A memory of an exchange: which one, and when it was written. */
+interface Written {
+  id: string;
+  createdAt: Date;
+}
+
+/**
+ * The memories read around an anchor as its neighbours, each side nearest first; one written at the anchor's
+ * very instant is on neither side.
+ */
+export function exchangeNeighbours(anchor: Written, around: readonly Written[]): ExchangeNeighbour[] {
+  const at = anchor.createdAt.getTime();
+  const distance = (memory: Written) => Math.abs(memory.createdAt.getTime() - at);
+  const side = (name: ExchangeNeighbour["side"], written: Written[]) =>
+    written.sort((a, b) => distance(a) - distance(b)).map((memory, i) => ({ anchorId: anchor.id, id: memory.id, side: name, steps: i + 1 }));
+  return [
+    ...side("before", around.filter((memory) => memory.createdAt.getTime() < at)),
+    ...side("after", around.filter((memory) => memory.createdAt.getTime() > at)),
+  ];
+}
+
 /**
  * The matches with relevance lent by their neighbours: each memory keeps its own relevance and gains the
  * largest share any anchor lends it (shares do not add up, so a run of relevant turns does not outrank the

@@ -15,6 +15,7 @@ export {
 } from "./context";
 export { countTokens, countTokensWithin, LONGEST_EXACT_PRE_TOKEN, tokenUpperBound, truncateToTokens } from "./token-count";
 export {
+  exchangeNeighbours,
   withExchangeContext,
   EXCHANGE_ANCHORS,
   EXCHANGE_WINDOW_MS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NEIGHBOUR_WEIGHTS, withExchangeContext } from "../src/exchange";
+import { exchangeNeighbours, NEIGHBOUR_WEIGHTS, withExchangeContext } from "../src/exchange";
 
 describe("relevance lent within an exchange", () => {
   const matches = [
@@ -47,5 +47,19 @@ describe("relevance lent within an exchange", () => {
   it("ignores neighbours of memories that are not among the matches, and changes nothing without neighbours", () => {
     expect(withExchangeContext(matches, [{ anchorId: "gone", id: "x", side: "after", steps: 1 }])).toEqual(matches);
     expect(withExchangeContext(matches, [])).toEqual(matches);
+  });
+});
+
+describe("neighbours of an anchor", () => {
+  const written = (id: string, minute: number) => ({ id, createdAt: new Date(Date.UTC(2026, 4, 14, 18, minute)) });
+
+  it("puts each side nearest first, whatever order they were read in, and the anchor's own instant on neither side", () => {
+    const around = [written("after-2", 12), written("before-2", 7), written("same-instant", 10), written("after-1", 11), written("before-1", 9)];
+    expect(exchangeNeighbours(written("anchor", 10), around)).toEqual([
+      { anchorId: "anchor", id: "before-1", side: "before", steps: 1 },
+      { anchorId: "anchor", id: "before-2", side: "before", steps: 2 },
+      { anchorId: "anchor", id: "after-1", side: "after", steps: 1 },
+      { anchorId: "anchor", id: "after-2", side: "after", steps: 2 },
+    ]);
   });
 });

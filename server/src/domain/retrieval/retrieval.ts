@@ -8,7 +8,7 @@ import {
   feedbackSources,
   EXCHANGE_ANCHORS,
   EXCHANGE_WINDOW_MS,
-  type ExchangeNeighbour,
+  exchangeNeighbours,
   type LexicalMatch,
   NEIGHBOURS_PER_SIDE,
   rankLexically,
@@ -108,15 +108,7 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
     if (anchors.length === 0) return matches;
     const found = await store.memories.neighbours(scope, anchors, { ms: EXCHANGE_WINDOW_MS, perSide: NEIGHBOURS_PER_SIDE });
     if (found.length === 0) return matches;
-    const neighbours: ExchangeNeighbour[] = [];
-    for (const anchor of anchors) {
-      const around = found.filter((n) => n.anchorId === anchor.id).map((n) => n.candidate);
-      const nearestFirst = (side: SearchCandidate[]) => side.sort((a, b) => Math.abs(a.createdAt.getTime() - anchor.createdAt.getTime()) - Math.abs(b.createdAt.getTime() - anchor.createdAt.getTime()));
-      const sides = { before: around.filter((c) => c.createdAt < anchor.createdAt), after: around.filter((c) => c.createdAt > anchor.createdAt) };
-      for (const side of ["before", "after"] as const) {
-        nearestFirst(sides[side]).forEach((candidate, i) => neighbours.push({ anchorId: anchor.id, id: candidate.id, side, steps: i + 1 }));
-      }
-    }
+    const neighbours = anchors.flatMap((anchor) => exchangeNeighbours(anchor, found.filter((n) => n.anchorId === anchor.id).map((n) => n.candidate)));
     for (const { candidate } of found) if (!byId.has(candidate.id)) byId.set(candidate.id, candidate);
     return withExchangeContext(matches, neighbours);
   }
