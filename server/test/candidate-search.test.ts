@@ -65,9 +65,11 @@ describe("full-text candidate lookups", () => {
     const neighbour = await server.services.tokens.authenticate(token, "t");
     for (let i = 0; i < 3; i++) await server.services.memories.encode(neighbour, null, { text: `Ledger note ${i}`, memoryKind: "fact", confidence: 0.8 }, undefined);
     const { memories } = server.services.store;
-    expect(await memories.documentFrequencies(scope, ["ledger", "team", "unheard"])).toEqual([3, 3, 0]);
-    expect(await memories.documentFrequencies({ orgId: other.id, environment: "production" }, ["ledger", "team"])).toEqual([3, 0]);
-    expect(await memories.collectionState(scope)).toMatchObject({ documents: 4 });
+    const state = await memories.collectionState(scope);
+    expect(state).toMatchObject({ documents: 4 });
+    expect(await memories.documentFrequencies(scope, ["ledger", "team", "unheard"])).toEqual({ version: state.version, documents: [3, 3, 0] });
+    const neighbours = { orgId: other.id, environment: "production" } as const;
+    expect(await memories.documentFrequencies(neighbours, ["ledger", "team"])).toEqual({ version: (await memories.collectionState(neighbours)).version, documents: [3, 0] });
     expect(idsOf(await lookup({ terms: ["ledger"], order: "newest", limit: 10 }))).toEqual([ids.newest, ids.middle, ids.oldest]);
   });
 });

@@ -6,7 +6,7 @@ import type { RunningServer } from "../src/server";
 /**
  * Retrieval's collection statistics are exact after every committed write, whichever server process made
  * it: the totals are a row the database keeps in each write's transaction, and cached document frequencies
- * are dropped when the scope's version moves.
+ * are brought up to the scope's version from the change log the same transaction writes.
  */
 let server: TestServer;
 beforeAll(async () => {
@@ -41,6 +41,18 @@ async function countedFromRows(orgId: string) {
 
 const stateOf = (orgId: string) => server.services.store.memories.collectionState({ orgId, environment: "production" });
 
+/** Each term's documents as the change log adds them up from the scope's first version, beside a fresh count. */
+async function loggedAndCounted(orgId: string, version: bigint) {
+  const scope = { orgId, environment: "production" } as const;
+  const changes = await server.services.store.memories.collectionChanges(scope, 0n, version, 10_000);
+  if (changes === null) throw new Error("the log lost versions");
+  const logged = new Map<string, number>();
+  for (const change of changes) for (const term of change.terms) logged.set(term, (logged.get(term) ?? 0) + change.delta);
+  const terms = [...logged.keys()];
+  const counted = await server.services.store.memories.documentFrequencies(scope, terms);
+  return { logged: terms.map((term) => logged.get(term)), counted: counted.documents };
+}
+
 describe("collection state", () => {
   it("stays equal to a count of the durable memories through every kind of change, and moves its version only with them", async () => {
     const orgId = await server.newOrg({ plan: "seed" });
@@ -52,6 +64,8 @@ describe("collection state", () => {
       const counted = await countedFromRows(orgId);
       expect(state.documents).toBe(counted.documents);
       expect(state.averageLength).toBeCloseTo(counted.averageLength, 9);
+      const { logged, counted: fresh } = await loggedAndCounted(orgId, state.version);
+      expect(logged).toEqual(fresh);
       return state.version;
     };
     const ids = await Promise.all(["The ledger service settles payments nightly.", "Alerts route to the payments on-call.", "Short."].map((text) => encode(api, text)));
@@ -94,6 +108,55 @@ describe("collection state", () => {
     try {
       expect(ranking(warm)).toHaveLength(1);
       expect(ranking(warm)).toEqual(ranking(await retrieve(apiClient(cold.url, token), "quokka sightings")));
+    } finally {
+      await cold.close();
+    }
+  });
+});
+
+describe("document frequencies kept from the change log", () => {
+  it("rank as a server counting afresh does, through every kind of change between two retrievals", async () => {
+    const { orgId, token } = await server.newTenant();
+    const api = apiClient(server.url, token);
+    const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => encode(api, `Ferry ${i} crosses the harbour${i % 3 === 0 ? " at dawn" : ""}.`)));
+    await retrieve(api, "ferry harbour dawn");
+
+    await Promise.all(Array.from({ length: 5 }, (_, i) => encode(api, `The dawn ferry ${i} is late.`)));
+    await api.memory.suppress({ params: { id: ids[0]! }, body: {} });
+    await api.memory.delete({ params: { id: ids[1]! } });
+    await server.db.memory.update({ where: { id: ids[2]! }, data: { searchText: "harbour closed" } });
+    await server.db.memory.delete({ where: { id: ids[3]! } });
+    const warm = await retrieve(api, "ferry harbour dawn");
+    const cold = await startServerOn(server.database);
+    try {
+      expect(ranking(warm)).toEqual(ranking(await retrieve(apiClient(cold.url, token), "ferry harbour dawn")));
+    } finally {
+      await cold.close();
+    }
+    expect(await stateOf(orgId)).toMatchObject({ documents: 14 });
+  });
+
+  it("keeps a bounded log, and counts again once it has pruned the versions a count is behind", async () => {
+    const { orgId, token } = await server.newTenant();
+    const api = apiClient(server.url, token);
+    const [flipped] = await Promise.all(["Kiln firing starts at six.", "The kiln is cooled overnight.", "Glaze orders go to the studio."].map((text) => encode(api, text)));
+    await retrieve(api, "kiln glaze");
+    const before = (await stateOf(orgId)).version;
+
+    // One statement per change: a version each, on both backends.
+    for (let i = 0; i < 1_600; i++) await server.db.memory.update({ where: { id: flipped! }, data: { state: i % 2 === 0 ? "suppressed" : "durable" } });
+    const after = (await stateOf(orgId)).version;
+    expect(after - before).toBe(1_600n);
+    const logRows = await server.db.memoryCollectionChange.count({ where: { orgId, environment: "production" } });
+    expect(logRows).toBeGreaterThanOrEqual(1_024);
+    expect(logRows).toBeLessThanOrEqual(1_536);
+    expect(await server.services.store.memories.collectionChanges({ orgId, environment: "production" }, before, after, 10_000)).toBeNull();
+
+    const warm = await retrieve(api, "kiln glaze");
+    const cold = await startServerOn(server.database);
+    try {
+      expect(ranking(warm)).toHaveLength(3);
+      expect(ranking(warm)).toEqual(ranking(await retrieve(apiClient(cold.url, token), "kiln glaze")));
     } finally {
       await cold.close();
     }

@@ -1,31 +1,56 @@
 import { describe, expect, it } from "vitest";
-import { COMMON_TERM_DOCUMENTS, COMMON_TERM_TTL_MS, collectionStatsCache } from "../src/domain/retrieval/collection-stats";
-import type { CollectionState, MemorySearch } from "../src/domain/retrieval/ports";
+import { collectionStatsCache, MAX_CHANGES_APPLIED } from "../src/domain/retrieval/collection-stats";
+import type { CollectionChange, MemorySearch } from "../src/domain/retrieval/ports";
 
-/** The cache's rules over a scripted collection: which terms it counts again, and when. */
+type Search = Pick<MemorySearch, "collectionState" | "documentFrequencies" | "collectionChanges">;
+
+/**
+ * The cache's rules over a scripted collection that keeps the same contract as the database's: a version per
+ * write, a change log whose oldest versions can be pruned, and counts taken at the current version.
+ */
 function scripted() {
-  let now = 0;
-  const state: CollectionState = { documents: 5_000, averageLength: 12, version: 1n, vectorsVersion: 0n };
-  const documents = new Map([
-    ["ledger", 3],
-    ["deploy", COMMON_TERM_DOCUMENTS + 500],
-  ]);
-  const counted: string[][] = [];
-  const search: Pick<MemorySearch, "collectionState" | "documentFrequencies"> = {
-    collectionState: async () => ({ ...state }),
+  const memories = new Map<string, string[]>();
+  let version = 0n;
+  let log: CollectionChange[] = [];
+  const calls = { counted: [] as string[][], logReads: 0 };
+
+  // As the triggers do, a write that changes nothing does not move the version.
+  const write = (entering: Array<[string, string[]]>, leaving: string[]) => {
+    if (entering.length + leaving.length === 0) return;
+    version += 1n;
+    for (const id of leaving) {
+      log.push({ version, delta: -1, terms: memories.get(id)! });
+      memories.delete(id);
+    }
+    for (const [id, terms] of entering) {
+      memories.set(id, terms);
+      log.push({ version, delta: 1, terms });
+    }
+  };
+  const truth = (term: string) => [...memories.values()].filter((terms) => terms.includes(term)).length;
+
+  const search: Search = {
+    collectionState: async () => ({ documents: memories.size, averageLength: 3, version, vectorsVersion: 0n }),
     documentFrequencies: async (_scope, terms) => {
-      counted.push([...terms]);
-      return terms.map((term) => documents.get(term) ?? 0);
+      calls.counted.push([...terms]);
+      return { version, documents: terms.map(truth) };
+    },
+    collectionChanges: async (_scope, after, upTo, limit) => {
+      calls.logReads += 1;
+      if (upTo <= after) return [];
+      const changes = log.filter((change) => change.version > after && change.version <= upTo);
+      return changes.length > limit || changes[0]?.version !== after + 1n ? null : changes;
     },
   };
-  const stats = collectionStatsCache(search, () => new Date(now));
+  const stats = collectionStatsCache(search);
   const scope = { orgId: "org_1", environment: "production" as const };
   return {
-    state,
-    documents,
-    counted,
-    advance: (ms: number) => (now += ms),
-    statsFor: async (terms: string[]) => (await stats(scope)).statsFor(terms),
+    calls,
+    write,
+    truth,
+    prune: (upTo: bigint) => (log = log.filter((change) => change.version > upTo)),
+    version: () => version,
+    snapshot: () => stats(scope),
     frequencies: async (terms: string[]) => Object.fromEntries((await (await stats(scope)).statsFor(terms)).documentFrequency),
   };
 }
@@ -33,27 +58,80 @@ function scripted() {
 describe("collection statistics cache", () => {
   it("counts each term once while the scope's version stays", async () => {
     const s = scripted();
-    expect(await s.frequencies(["ledger", "deploy", "unheard"])).toEqual({ ledger: 3, deploy: COMMON_TERM_DOCUMENTS + 500, unheard: 0 });
-    expect(await s.frequencies(["ledger", "unheard"])).toEqual({ ledger: 3, unheard: 0 });
-    expect(s.counted).toEqual([["ledger", "deploy", "unheard"]]);
+    s.write([["m1", ["ledger", "deploy"]], ["m2", ["deploy"]]], []);
+    expect(await s.frequencies(["ledger", "deploy", "unheard"])).toEqual({ ledger: 1, deploy: 2, unheard: 0 });
+    expect(await s.frequencies(["ledger", "unheard"])).toEqual({ ledger: 1, unheard: 0 });
+    expect(s.calls.counted).toEqual([["ledger", "deploy", "unheard"]]);
+    expect(s.calls.logReads).toBe(0);
   });
 
-  it("counts rare and unseen terms again after any write, common ones after their time", async () => {
+  it("brings counted terms up to date from the change log after writes, without counting them again", async () => {
     const s = scripted();
+    s.write([["m1", ["ledger", "deploy"]], ["m2", ["deploy"]]], []);
     await s.frequencies(["ledger", "deploy", "unheard"]);
-    s.state.version = 2n;
-    s.documents.set("unheard", 1);
-    expect(await s.frequencies(["ledger", "deploy", "unheard"])).toMatchObject({ unheard: 1 });
-    expect(s.counted.at(-1)).toEqual(["ledger", "unheard"]);
-    s.advance(COMMON_TERM_TTL_MS);
-    await s.frequencies(["deploy"]);
-    expect(s.counted.at(-1)).toEqual(["deploy"]);
+    s.write([["m3", ["deploy", "unheard"]]], []);
+    s.write([], ["m1"]);
+    s.write([["m1b", ["ledger", "settles"]]], ["m2"]);
+    expect(await s.frequencies(["ledger", "deploy", "unheard"])).toEqual({ ledger: 1, deploy: 1, unheard: 1 });
+    expect(s.calls.counted).toHaveLength(1);
+    expect(s.calls.logReads).toBe(1);
+  });
+
+  it("counts again when the log no longer holds every version since, or holds too many changes", async () => {
+    const s = scripted();
+    s.write([["m1", ["ledger"]]], []);
+    await s.frequencies(["ledger"]);
+    s.write([["m2", ["ledger"]]], []);
+    s.write([["m3", ["ledger"]]], []);
+    s.prune(s.version() - 1n);
+    expect(await s.frequencies(["ledger"])).toEqual({ ledger: 3 });
+    expect(s.calls.counted).toEqual([["ledger"], ["ledger"]]);
+
+    s.write(
+      Array.from({ length: MAX_CHANGES_APPLIED + 1 }, (_, i): [string, string[]] => [`bulk${i}`, ["ledger"]]),
+      [],
+    );
+    expect(await s.frequencies(["ledger"])).toEqual({ ledger: MAX_CHANGES_APPLIED + 4 });
+    expect(s.calls.counted).toHaveLength(3);
+  });
+
+  it("applies each change once when retrievals overlap", async () => {
+    const s = scripted();
+    s.write([["m1", ["ledger"]]], []);
+    await s.frequencies(["ledger"]);
+    s.write([["m2", ["ledger"]]], []);
+    const [a, b] = await Promise.all([s.snapshot(), s.snapshot()]);
+    const both = await Promise.all([a.statsFor(["ledger"]), b.statsFor(["ledger"])]);
+    expect(both.map((stats) => stats.documentFrequency.get("ledger"))).toEqual([2, 2]);
+    expect(await s.frequencies(["ledger"])).toEqual({ ledger: 2 });
+  });
+
+  it("stays equal to a fresh count through a long run of random writes and reads", async () => {
+    const s = scripted();
+    const vocabulary = ["ledger", "deploy", "ferry", "quokka", "runner", "cache", "team", "payments"];
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const pick = () => Array.from(new Set(Array.from({ length: 1 + random(4) }, () => vocabulary[random(vocabulary.length)]!)));
+    let next = 0;
+    const live: string[] = [];
+    for (let step = 0; step < 400; step++) {
+      const entering = Array.from({ length: random(3) }, (): [string, string[]] => [`m${next++}`, pick()]);
+      const leaving = live.length > 0 && random(3) === 0 ? live.splice(random(live.length), 1) : [];
+      s.write(entering, leaving);
+      live.push(...entering.map(([id]) => id));
+      if (random(50) === 0) s.prune(s.version() - BigInt(random(4)));
+      const asked = pick();
+      expect(await s.frequencies(asked)).toEqual(Object.fromEntries(asked.map((term) => [term, s.truth(term)])));
+    }
+    // Counted again only for words not seen before and after the log was pruned (20 times in this run).
+    expect(s.calls.counted.length).toBeLessThan(30);
   });
 
   it("reads the totals afresh for every retrieval", async () => {
     const s = scripted();
+    s.write([["m1", ["ledger"]]], []);
     await s.frequencies(["ledger"]);
-    s.state.documents = 5_001;
-    expect(await s.statsFor(["ledger"])).toMatchObject({ documents: 5_001, averageLength: 12 });
+    s.write([["m2", ["other"]]], []);
+    expect(await (await s.snapshot()).statsFor(["ledger"])).toMatchObject({ documents: 2, averageLength: 3 });
   });
 });

@@ -43,7 +43,8 @@ describe(`migrations on ${databaseUnderTest}`, () => {
     try {
       // A later migration that rebuilds the Memory table on SQLite drops its triggers with it; this fails then.
       if (database.provider === "sqlite") {
-        expect(await names(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('Memory', 'MemoryEmbedding') ORDER BY name`)).toEqual([
+        expect(await names(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('Memory', 'MemoryEmbedding', 'MemoryCollection') ORDER BY name`)).toEqual([
+          "MemoryCollection_prune_changes",
           "MemoryEmbedding_collection_delete",
           "MemoryEmbedding_collection_insert",
           "MemoryEmbedding_collection_update",
@@ -57,6 +58,7 @@ describe(`migrations on ${databaseUnderTest}`, () => {
       } else {
         expect(await names(`SELECT indexname::text AS name FROM pg_indexes WHERE tablename = 'Memory' AND indexdef LIKE '%gin%'`)).toEqual(["Memory_searchVector_idx"]);
         expect(await names(`SELECT tgname::text AS name FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname COLLATE "C"`)).toEqual([
+          "MemoryCollection_prune_changes",
           "MemoryEmbedding_collection_delete",
           "MemoryEmbedding_collection_insert",
           "MemoryEmbedding_collection_update",

@@ -1,39 +1,44 @@
 import type { CollectionStats } from "@engram/retrieval";
 import { LRUCache } from "lru-cache";
-import type { Clock } from "../kernel/clock";
 import { scopeKey } from "../kernel/scope-key";
-import type { CollectionScope, CollectionState, MemorySearch } from "./ports";
+import type { CollectionChange, CollectionScope, CollectionState, MemorySearch } from "./ports";
 
-/** A term's document frequency as counted, with the scope's version and the time it was counted at. */
+/** A term's document frequency as of one version of its scope. */
 interface CountedTerm {
-  documents: number;
-  version: bigint;
-  countedAt: number;
+  readonly documents: number;
+  readonly version: bigint;
 }
 
 /** Terms remembered per scope: a query's terms repeat, and a bound keeps a stream of novel words from growing it. */
 const MAX_TERMS_PER_SCOPE = 20_000;
 /**
- * A term held by at least this many memories is counted again after a write only once COMMON_TERM_TTL_MS
- * has passed: the few memories written meanwhile move its weight by well under one percent, while counting
- * it costs a pass over that many rows. Rarer terms (and words no memory held) are counted again at once.
+ * The most logged changes read to bring counts up to date; further behind, the stale terms are counted
+ * again instead (one indexed pass each, after a bulk import or a long idle spell).
  */
-export const COMMON_TERM_DOCUMENTS = 1_000;
-export const COMMON_TERM_TTL_MS = 30_000;
+export const MAX_CHANGES_APPLIED = 512;
 
 /** The statistics of one retrieval: the scope's state as read once, and its terms' document frequencies. */
 export interface CollectionSnapshot {
   state: CollectionState;
-  /** BM25 statistics for these terms at this snapshot (from the cache where still exact enough, see above). */
+  /** BM25 statistics for these terms, exact as of this snapshot's version or a later one. */
   statsFor(terms: readonly string[]): Promise<CollectionStats>;
 }
 
+/** A counted term moved up to `version` by the logged changes after its own version. */
+function caughtUp(term: string, entry: CountedTerm, changes: readonly CollectionChange[], version: bigint): CountedTerm {
+  let documents = entry.documents;
+  for (const change of changes) if (change.version > entry.version && change.version <= version && change.terms.includes(term)) documents += change.delta;
+  return { documents, version };
+}
+
 /**
- * BM25 collection statistics per organization and environment (each vocabulary weighs its own words). The
- * totals are read with every retrieval (one keyed row the database keeps exact in every write); document
- * frequencies are reused while the scope's version is unchanged, whichever process wrote (see docs/retrieval.md).
+ * BM25 collection statistics per organization and environment (each vocabulary weighs its own words), exact
+ * after every committed write by any process. The totals are read with every retrieval (one keyed row the
+ * database keeps in every write). A term's document frequency is counted once, then kept current from the
+ * scope's change log: the memories that entered or left since its version, whose terms are checked in
+ * memory instead of counting a common term's thousands of rows again (see docs/retrieval.md).
  */
-export function collectionStatsCache(memories: Pick<MemorySearch, "collectionState" | "documentFrequencies">, clock: Clock) {
+export function collectionStatsCache(memories: Pick<MemorySearch, "collectionState" | "documentFrequencies" | "collectionChanges">) {
   const scopes = new LRUCache<string, Map<string, CountedTerm>>({ max: 1_000 });
 
   return async function snapshot(scope: CollectionScope): Promise<CollectionSnapshot> {
@@ -42,25 +47,50 @@ export function collectionStatsCache(memories: Pick<MemorySearch, "collectionSta
     let terms = scopes.get(scopeId);
     if (!terms) scopes.set(scopeId, (terms = new Map()));
     const counted = terms;
-    const current = (entry: CountedTerm | undefined, now: number) =>
-      entry !== undefined && (entry.version === state.version || (entry.documents >= COMMON_TERM_DOCUMENTS && now - entry.countedAt < COMMON_TERM_TTL_MS));
+
+    /** The stale terms' counts brought up to the snapshot's version from the log; those it cannot are left out. */
+    async function caughtUpFromLog(stale: readonly string[]): Promise<Map<string, CountedTerm>> {
+      const current = new Map<string, CountedTerm>();
+      if (stale.length === 0) return current;
+      const since = stale.reduce((oldest, term) => (counted.get(term)!.version < oldest ? counted.get(term)!.version : oldest), state.version);
+      const changes = await memories.collectionChanges(scope, since, state.version, MAX_CHANGES_APPLIED);
+      if (changes === null) return current;
+      // Entries are read again after the await: a concurrent retrieval may have moved them on already, and a
+      // change is applied to an entry only past its own version, so nothing is counted twice.
+      for (const term of stale) {
+        const entry = counted.get(term);
+        if (!entry) continue;
+        const moved = entry.version < state.version ? caughtUp(term, entry, changes, state.version) : entry;
+        counted.set(term, moved);
+        current.set(term, moved);
+      }
+      return current;
+    }
+
     return {
       state,
       async statsFor(wanted) {
-        const now = clock().getTime();
-        const documentFrequency = new Map<string, number>();
-        const uncounted: string[] = [];
-        for (const term of new Set(wanted)) {
+        const unique = [...new Set(wanted)];
+        const known = new Map<string, CountedTerm>();
+        const stale: string[] = [];
+        for (const term of unique) {
           const entry = counted.get(term);
-          if (current(entry, now)) documentFrequency.set(term, entry!.documents);
-          else uncounted.push(term);
+          if (entry && entry.version >= state.version) known.set(term, entry);
+          else if (entry) stale.push(term);
         }
-        const fresh = uncounted.length > 0 ? await memories.documentFrequencies(scope, uncounted) : [];
-        if (counted.size + uncounted.length > MAX_TERMS_PER_SCOPE) counted.clear();
-        uncounted.forEach((term, i) => {
-          documentFrequency.set(term, fresh[i]!);
-          counted.set(term, { documents: fresh[i]!, version: state.version, countedAt: now });
-        });
+        for (const [term, entry] of await caughtUpFromLog(stale)) known.set(term, entry);
+        const uncounted = unique.filter((term) => !known.has(term));
+        if (uncounted.length > 0) {
+          const fresh = await memories.documentFrequencies(scope, uncounted);
+          if (counted.size + uncounted.length > MAX_TERMS_PER_SCOPE) counted.clear();
+          uncounted.forEach((term, i) => {
+            const entry: CountedTerm = { documents: fresh.documents[i]!, version: fresh.version };
+            known.set(term, entry);
+            const existing = counted.get(term);
+            if (!existing || existing.version <= fresh.version) counted.set(term, entry);
+          });
+        }
+        const documentFrequency = new Map(unique.map((term) => [term, known.get(term)!.documents]));
         return { documents: state.documents, averageLength: state.averageLength, documentFrequency };
       },
     };

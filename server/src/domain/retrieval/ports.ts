@@ -31,6 +31,22 @@ export interface CollectionState {
   vectorsVersion: bigint;
 }
 
+/** Document frequencies, in the order of the terms asked for, with the scope's version they were counted at. */
+export interface CountedTerms {
+  version: bigint;
+  documents: number[];
+}
+
+/**
+ * One durable memory's terms entering (+1) or leaving (-1) a scope's collection, and the version whose
+ * write did it. `terms` are those the backend counts (see MemorySearch.documentFrequencies).
+ */
+export interface CollectionChange {
+  version: bigint;
+  delta: 1 | -1;
+  terms: readonly string[];
+}
+
 /** A memory whose neighbours are wanted: found relevant, it lends relevance to the memories written around it. */
 export type NeighbourAnchor = Pick<SearchCandidate, "id" | "createdAt"> & { agentSlug: string };
 
@@ -49,7 +65,13 @@ export interface Neighbour {
 export interface MemorySearch {
   /** A scope's collection totals and versions (one keyed read), and how many durable memories hold each term. */
   collectionState(scope: CollectionScope): Promise<CollectionState>;
-  documentFrequencies(scope: CollectionScope, terms: readonly string[]): Promise<number[]>;
+  /** How many durable memories hold each term, counted in one snapshot whose version comes with them. */
+  documentFrequencies(scope: CollectionScope, terms: readonly string[]): Promise<CountedTerms>;
+  /**
+   * What the versions after `after` up to `upTo` changed, oldest first; null when they changed more than
+   * `limit` memories or the log no longer holds them all (it keeps a scope's last 1,024 versions or more).
+   */
+  collectionChanges(scope: CollectionScope, after: bigint, upTo: bigint, limit: number): Promise<CollectionChange[] | null>;
   searchDurable(scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
   /** The durable memories in scope among `ids` (found another way, e.g. by meaning), as candidates. */
   durableCandidates(scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;

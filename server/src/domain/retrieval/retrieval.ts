@@ -56,7 +56,7 @@ const bestFirst = (a: Ranked, b: Ranked) =>
  * is configured, each modulated by activation and confidence (see docs/retrieval.md).
  */
 export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSearch | null = null) {
-  const collectionStats = collectionStatsCache(store.memories, clock);
+  const collectionStats = collectionStatsCache(store.memories);
   // Subjects repeat across memories (service names, people, teams): analyse each once.
   const subjectTerms = new LRUCache<string, string[]>({ max: 10_000 });
   const termsOfSubject = (subject: string | null) => {

@@ -1,6 +1,7 @@
 import type { PackedRow, PackRow } from "../../sql";
 import { join, raw, sql } from "../../sql";
 import type { CollectionScope } from "../../../domain/retrieval/ports";
+import { readVersion, versionOf } from "./memory-collection";
 import { candidateSelect, candidatesById, neighboursAround, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
 
 /** The FTS5 filter for one organization and environment: their one-token "scope" column (see its migration). */
@@ -24,13 +25,15 @@ export function fts5Search(packRow: PackRow): FullTextSearch {
           ORDER BY ${ordering} LIMIT ${limit}`),
       );
     },
+    countable: () => true,
     byId: candidatesById(packRow),
     neighbours: neighboursAround(packRow),
     async documentFrequencies(db, scope, terms) {
       const match = (term: string) => `${scopeMatch(scope)} AND "terms" : ${quoted(term, '"')}`;
       const counts = terms.map((term, i) => sql`(SELECT count(*) FROM "MemorySearch" WHERE "MemorySearch" MATCH ${match(term)}) AS ${raw(`"t${i}"`)}`);
-      const [row] = await db.rows<Record<string, unknown>>(sql`SELECT ${join(counts)}`);
-      return terms.map((_, i) => Number(row?.[`t${i}`] ?? 0));
+      // One statement is one read transaction: the counts are those of the version read beside them.
+      const [row] = await db.rows<Record<string, unknown>>(sql`SELECT ${versionOf(scope)} AS "version", ${join(counts)}`);
+      return { version: readVersion(row?.version), documents: terms.map((_, i) => Number(row?.[`t${i}`] ?? 0)) };
     },
   };
 }

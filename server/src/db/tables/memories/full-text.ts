@@ -1,5 +1,5 @@
 import type { MemoryScope } from "../../../domain/memory/ports";
-import type { CandidateQuery, CollectionScope, Neighbour, NeighbourAnchor, NeighbourWindow, SearchCandidate } from "../../../domain/retrieval/ports";
+import type { CandidateQuery, CollectionScope, CountedTerms, Neighbour, NeighbourAnchor, NeighbourWindow, SearchCandidate } from "../../../domain/retrieval/ports";
 import type { SqlReads } from "../../sql-reads";
 import { empty, join, type PackedRow, packedDate, type PackRow, raw, type Sql, sql, unpackRows } from "../../sql";
 import { type MemoryColumn, MEMORY_TIMESTAMPS, recentUsesOf } from "./memory-table";
@@ -19,8 +19,10 @@ export interface FullTextSearch {
   byId(db: SqlReads, scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;
   /** The durable memories in scope written just before and after each anchor (see MemorySearch.neighbours). */
   neighbours(db: SqlReads, scope: MemoryScope, anchors: readonly NeighbourAnchor[], within: NeighbourWindow): Promise<Neighbour[]>;
-  /** How many durable memories hold each term, in the terms' order; one round trip for all of them. */
-  documentFrequencies(db: SqlReads, scope: CollectionScope, terms: readonly string[]): Promise<number[]>;
+  /** How many durable memories hold each term, in the terms' order, and the version counted; one round trip. */
+  documentFrequencies(db: SqlReads, scope: CollectionScope, terms: readonly string[]): Promise<CountedTerms>;
+  /** Whether the index counts a term at all (a term it cannot hold is counted in no memory). */
+  countable(term: string): boolean;
 }
 
 /** What ranking needs of a candidate; whole rows are read afterwards for the few that are returned. */

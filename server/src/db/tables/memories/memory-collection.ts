@@ -1,5 +1,5 @@
-import type { CollectionScope, CollectionState } from "../../../domain/retrieval/ports";
-import { sql } from "../../sql";
+import type { CollectionChange, CollectionScope, CollectionState } from "../../../domain/retrieval/ports";
+import { type Sql, sql } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
 
 /**
@@ -19,4 +19,36 @@ export async function collectionState(db: SqlReads, scope: CollectionScope): Pro
     version: BigInt(row.version),
     vectorsVersion: BigInt(row.vectorsVersion),
   };
+}
+
+/** The scope's version as a scalar subquery, to read in the same statement (so the same snapshot) as counts. */
+export const versionOf = (scope: CollectionScope): Sql =>
+  sql`(SELECT "version" FROM "MemoryCollection" WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment})`;
+
+/** A version as read from either driver; a scope without a row is at version 0. */
+export const readVersion = (value: unknown): bigint => (value === null || value === undefined ? 0n : BigInt(value as number | bigint | string));
+
+/**
+ * The logged changes of versions `after` < v <= `upTo` (see MemorySearch.collectionChanges). Every version
+ * logs at least one change and the triggers prune the oldest versions first, so the log holds them all
+ * exactly when it holds version `after` + 1. `countable` keeps the terms the backend's index can count.
+ */
+export async function collectionChanges(
+  db: SqlReads,
+  scope: CollectionScope,
+  range: { after: bigint; upTo: bigint; limit: number },
+  countable: (term: string) => boolean,
+): Promise<CollectionChange[] | null> {
+  const { after, upTo, limit } = range;
+  if (upTo <= after) return [];
+  const rows = await db.rows<{ version: unknown; delta: unknown; searchText: string }>(sql`
+    SELECT "version", "delta", "searchText" FROM "MemoryCollectionChange"
+    WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "version" > ${after} AND "version" <= ${upTo}
+    ORDER BY "version" LIMIT ${limit + 1}`);
+  if (rows.length > limit || rows.length === 0 || readVersion(rows[0]!.version) !== after + 1n) return null;
+  return rows.map((row) => ({
+    version: readVersion(row.version),
+    delta: Number(row.delta) > 0 ? 1 : -1,
+    terms: row.searchText === "" ? [] : row.searchText.split(" ").filter(countable),
+  }));
 }

@@ -5,7 +5,7 @@ import type { PrismaTx } from "../../prisma";
 import { join, type PackedRow, sql, unpackRows } from "../../sql";
 import { prismaReads, type SqlReads } from "../../sql-reads";
 import { appendHistory, historyOf } from "../memory-history";
-import { collectionState } from "./memory-collection";
+import { collectionChanges, collectionState } from "./memory-collection";
 import { MEMORY_TIMESTAMPS, memoryRecord, packedMemoryRecord, RECORD_COLUMNS } from "./memory-table";
 
 /** The organization, environment and (for agent callers) the agent's own plus shared memories. */
@@ -68,7 +68,9 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
     },
     neighbours: async (scope, anchors, within) => (anchors.length === 0 ? [] : search.neighbours(reads, scope, anchors, within)),
     collectionState: (scope) => collectionState(reads, scope),
-    documentFrequencies: async (scope, terms) => (terms.length === 0 ? [] : search.documentFrequencies(reads, scope, terms)),
+    documentFrequencies: async (scope, terms) =>
+      terms.length === 0 ? { version: (await collectionState(reads, scope)).version, documents: [] } : search.documentFrequencies(reads, scope, terms),
+    collectionChanges: (scope, after, upTo, limit) => collectionChanges(reads, scope, { after, upTo, limit }, search.countable),
     async findManyByIds(ids) {
       if (ids.length === 0) return [];
       // On the retrieval path: packed, as the candidates are.

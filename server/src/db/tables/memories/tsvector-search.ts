@@ -1,6 +1,7 @@
 import type { CandidateQuery } from "../../../domain/retrieval/ports";
 import type { PackedRow, PackRow } from "../../sql";
 import { join, raw, type Sql, sql } from "../../sql";
+import { readVersion, versionOf } from "./memory-collection";
 import { candidateSelect, candidatesById, type FullTextSearch, neighbourRows, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
 
 /**
@@ -96,17 +97,22 @@ export function tsvectorSearch(packRow: PackRow): FullTextSearch {
           ) AS s`,
       );
     },
+    countable: searchable,
     async documentFrequencies(db, scope, terms) {
-      if (!terms.some(searchable)) return terms.map(() => 0);
+      // One statement is one snapshot: the counts are those of the version read beside them.
+      if (!terms.some(searchable)) {
+        const [row] = await db.rows<{ version: unknown }>(sql`SELECT ${versionOf(scope)} AS "version"`);
+        return { version: readVersion(row?.version), documents: terms.map(() => 0) };
+      }
       // One pass over the rows holding any of the terms (found through the GIN index), counted per term.
       const counts = terms.map((term, i) =>
         searchable(term) ? sql`count(*) FILTER (WHERE "searchVector" @@ ${quoted(term, "'")}::tsquery) AS ${raw(`"t${i}"`)}` : sql`0 AS ${raw(`"t${i}"`)}`,
       );
       const any = terms.filter(searchable).map((term) => quoted(term, "'")).join(" | ");
       const [row] = await db.rows<Record<string, unknown>>(sql`
-        SELECT ${join(counts)} FROM "Memory"
+        SELECT ${versionOf(scope)} AS "version", ${join(counts)} FROM "Memory"
         WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" = 'durable' AND "searchVector" @@ ${any}::tsquery`);
-      return terms.map((_, i) => Number(row?.[`t${i}`] ?? 0));
+      return { version: readVersion(row?.version), documents: terms.map((_, i) => Number(row?.[`t${i}`] ?? 0)) };
     },
   };
 }
