@@ -44,7 +44,7 @@ const stateOf = (orgId: string) => server.services.store.memories.collectionStat
 /** Each term's documents as the change log adds them up from the scope's first version, beside a fresh count. */
 async function loggedAndCounted(orgId: string, version: bigint) {
   const scope = { orgId, environment: "production" } as const;
-  const changes = await server.services.store.memories.collectionChanges(scope, 0n, version, 10_000);
+  const changes = await server.services.store.memories.collectionChanges(scope, { after: 0n, upTo: version, limit: 10_000, maxText: 10_000_000 });
   if (changes === null) throw new Error("the log lost versions");
   const logged = new Map<string, number>();
   for (const change of changes) for (const term of change.terms) logged.set(term, (logged.get(term) ?? 0) + change.delta);
@@ -121,7 +121,15 @@ describe("document frequencies kept from the change log", () => {
     const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => encode(api, `Ferry ${i} crosses the harbour${i % 3 === 0 ? " at dawn" : ""}.`)));
     await retrieve(api, "ferry harbour dawn");
 
+    const counted = (await stateOf(orgId)).version;
     await Promise.all(Array.from({ length: 5 }, (_, i) => encode(api, `The dawn ferry ${i} is late.`)));
+    // The log is read only within its budgets: past them, retrieval counts afresh instead.
+    const written = (await stateOf(orgId)).version;
+    const changes = (maxText: number, limit = 512) =>
+      server.services.store.memories.collectionChanges({ orgId, environment: "production" }, { after: counted, upTo: written, limit, maxText });
+    expect(await changes(10_000)).toHaveLength(5);
+    expect(await changes(40)).toBeNull();
+    expect(await changes(10_000, 4)).toBeNull();
     await api.memory.suppress({ params: { id: ids[0]! }, body: {} });
     await api.memory.delete({ params: { id: ids[1]! } });
     await server.db.memory.update({ where: { id: ids[2]! }, data: { searchText: "harbour closed" } });
@@ -150,7 +158,7 @@ describe("document frequencies kept from the change log", () => {
     const logRows = await server.db.memoryCollectionChange.count({ where: { orgId, environment: "production" } });
     expect(logRows).toBeGreaterThanOrEqual(1_024);
     expect(logRows).toBeLessThanOrEqual(1_536);
-    expect(await server.services.store.memories.collectionChanges({ orgId, environment: "production" }, before, after, 10_000)).toBeNull();
+    expect(await server.services.store.memories.collectionChanges({ orgId, environment: "production" }, { after: before, upTo: after, limit: 10_000, maxText: 10_000_000 })).toBeNull();
 
     const warm = await retrieve(api, "kiln glaze");
     const cold = await startServerOn(server.database);

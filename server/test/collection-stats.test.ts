@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectionStatsCache, MAX_CHANGES_APPLIED } from "../src/domain/retrieval/collection-stats";
+import { collectionStatsCache, MAX_CHANGED_TEXT, MAX_CHANGES_APPLIED } from "../src/domain/retrieval/collection-stats";
 import type { CollectionChange, MemorySearch } from "../src/domain/retrieval/ports";
 
 type Search = Pick<MemorySearch, "collectionState" | "documentFrequencies" | "collectionChanges">;
@@ -35,11 +35,12 @@ function scripted() {
       calls.counted.push([...terms]);
       return { version, documents: terms.map(truth) };
     },
-    collectionChanges: async (_scope, after, upTo, limit) => {
+    collectionChanges: async (_scope, { after, upTo, limit, maxText }) => {
       calls.logReads += 1;
       if (upTo <= after) return [];
       const changes = log.filter((change) => change.version > after && change.version <= upTo);
-      return changes.length > limit || changes[0]?.version !== after + 1n ? null : changes;
+      const text = changes.reduce((sum, change) => sum + change.terms.join(" ").length, 0);
+      return changes.length > limit || text > maxText || changes[0]?.version !== after + 1n ? null : changes;
     },
   };
   const stats = collectionStatsCache(search);
@@ -69,7 +70,7 @@ describe("collection statistics cache", () => {
     const s = scripted();
     s.write([["m1", ["ledger", "deploy"]], ["m2", ["deploy"]]], []);
     await s.frequencies(["ledger", "deploy", "unheard"]);
-    s.write([["m3", ["deploy", "unheard"]]], []);
+    s.write([["m3", ["deploy", "unheard", "deploy"]]], []);
     s.write([], ["m1"]);
     s.write([["m1b", ["ledger", "settles"]]], ["m2"]);
     expect(await s.frequencies(["ledger", "deploy", "unheard"])).toEqual({ ledger: 1, deploy: 1, unheard: 1 });
@@ -93,6 +94,16 @@ describe("collection statistics cache", () => {
     );
     expect(await s.frequencies(["ledger"])).toEqual({ ledger: MAX_CHANGES_APPLIED + 4 });
     expect(s.calls.counted).toHaveLength(3);
+  });
+
+  it("counts again rather than check more analysed text than its budget", async () => {
+    const s = scripted();
+    s.write([["m1", ["ledger"]]], []);
+    await s.frequencies(["ledger"]);
+    const long = Array.from({ length: MAX_CHANGED_TEXT / 8 }, (_, i) => `word${String(i).padStart(3, "0")}`);
+    s.write([["m2", ["ledger", ...long]]], []);
+    expect(await s.frequencies(["ledger"])).toEqual({ ledger: 2 });
+    expect(s.calls.counted).toEqual([["ledger"], ["ledger"]]);
   });
 
   it("applies each change once when retrievals overlap", async () => {

@@ -47,6 +47,14 @@ export interface CollectionChange {
   terms: readonly string[];
 }
 
+/** Which logged changes to read, and how many (and how much text) at most. */
+export interface ChangeRange {
+  after: bigint;
+  upTo: bigint;
+  limit: number;
+  maxText: number;
+}
+
 /** A memory whose neighbours are wanted: found relevant, it lends relevance to the memories written around it. */
 export type NeighbourAnchor = Pick<SearchCandidate, "id" | "createdAt"> & { agentSlug: string };
 
@@ -69,9 +77,10 @@ export interface MemorySearch {
   documentFrequencies(scope: CollectionScope, terms: readonly string[]): Promise<CountedTerms>;
   /**
    * What the versions after `after` up to `upTo` changed, oldest first; null when they changed more than
-   * `limit` memories or the log no longer holds them all (it keeps a scope's last 1,024 versions or more).
+   * `limit` memories or `maxText` characters of analysed text, or the log no longer holds them all (it keeps
+   * a scope's last 1,024 versions or more).
    */
-  collectionChanges(scope: CollectionScope, after: bigint, upTo: bigint, limit: number): Promise<CollectionChange[] | null>;
+  collectionChanges(scope: CollectionScope, range: ChangeRange): Promise<CollectionChange[] | null>;
   searchDurable(scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
   /** The durable memories in scope among `ids` (found another way, e.g. by meaning), as candidates. */
   durableCandidates(scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;

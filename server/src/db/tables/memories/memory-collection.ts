@@ -32,18 +32,23 @@ export const readVersion = (value: unknown): bigint => (value === null || value 
  * The logged changes of versions `after` < v <= `upTo` (see MemorySearch.collectionChanges). Every version
  * logs at least one change and the triggers prune the oldest versions first, so the log holds them all
  * exactly when it holds version `after` + 1. `countable` keeps the terms the backend's index can count.
+ * Their terms are checked in the caller's process, so the read is refused (null) beyond `maxText` characters
+ * of analysed text as well as beyond `limit` changes: counting again is then the cheaper way.
  */
 export async function collectionChanges(
   db: SqlReads,
   scope: CollectionScope,
-  range: { after: bigint; upTo: bigint; limit: number },
+  range: { after: bigint; upTo: bigint; limit: number; maxText: number },
   countable: (term: string) => boolean,
 ): Promise<CollectionChange[] | null> {
-  const { after, upTo, limit } = range;
+  const { after, upTo, limit, maxText } = range;
   if (upTo <= after) return [];
+  const inRange = sql`"orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "version" > ${after} AND "version" <= ${upTo}`;
+  // The guard measures at most limit + 1 rows, in the database, before any text is sent.
   const rows = await db.rows<{ version: unknown; delta: unknown; searchText: string }>(sql`
     SELECT "version", "delta", "searchText" FROM "MemoryCollectionChange"
-    WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "version" > ${after} AND "version" <= ${upTo}
+    WHERE ${inRange}
+      AND (SELECT coalesce(sum(length(c."searchText")), 0) FROM (SELECT "searchText" FROM "MemoryCollectionChange" WHERE ${inRange} LIMIT ${limit + 1}) c) <= ${maxText}
     ORDER BY "version" LIMIT ${limit + 1}`);
   if (rows.length > limit || rows.length === 0 || readVersion(rows[0]!.version) !== after + 1n) return null;
   return rows.map((row) => ({

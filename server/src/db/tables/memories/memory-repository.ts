@@ -70,7 +70,7 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
     collectionState: (scope) => collectionState(reads, scope),
     documentFrequencies: async (scope, terms) =>
       terms.length === 0 ? { version: (await collectionState(reads, scope)).version, documents: [] } : search.documentFrequencies(reads, scope, terms),
-    collectionChanges: (scope, after, upTo, limit) => collectionChanges(reads, scope, { after, upTo, limit }, search.countable),
+    collectionChanges: (scope, range) => collectionChanges(reads, scope, range, search.countable),
     async findManyByIds(ids) {
       if (ids.length === 0) return [];
       // On the retrieval path: packed, as the candidates are.

@@ -9,7 +9,8 @@ import { candidateSelect, candidatesById, type FullTextSearch, neighbourRows, qu
  * (a page of CJK without punctuation is one word) matches nothing there and is left out of its queries.
  */
 const LONGEST_TERM_BYTES = 2046;
-const searchable = (term: string) => Buffer.byteLength(term) <= LONGEST_TERM_BYTES;
+// A UTF-16 code unit is at most 3 bytes of UTF-8, so only long strings need measuring (the change log checks every term).
+const searchable = (term: string) => term.length <= LONGEST_TERM_BYTES / 3 || Buffer.byteLength(term) <= LONGEST_TERM_BYTES;
 
 /** The lookup without the terms Postgres cannot search for, or null when it can match nothing. */
 function searchableLookup(query: CandidateQuery): CandidateQuery | null {
