@@ -75,11 +75,11 @@ export function candidatesById(packRow: PackRow): FullTextSearch["byId"] {
 /**
  * Neighbours: for each anchor, the nearest `perSide` durable memories in scope of the anchor's agent written
  * before it and after it within `ms`. Each side is a range read of the agent-and-time index that stops at
- * `perSide` rows, so the read is bounded however busy the scope is; the few neighbours kept are packed once, at
- * the end. Anchors must have an agent (shared memories are not exchanges); memories written at the very same
- * instant as an anchor are not told apart from it. This form, one branch per anchor and side, is SQLite's;
- * Postgres plans a statement afresh each time (see db/prisma.ts), so it reads all sides in one lateral join
- * instead (tsvector-search.ts).
+ * `perSide` rows and packs the candidate's columns from the rows it visits anyway, so the read is bounded
+ * however busy the scope is. Anchors must have an agent (shared memories are not exchanges); memories written
+ * at the very same instant as an anchor are not told apart from it. This form, one branch per anchor and side,
+ * is SQLite's; Postgres plans a statement afresh each time (see db/prisma.ts), so it reads all sides in one
+ * lateral join instead (tsvector-search.ts).
  */
 export function neighboursAround(packRow: PackRow): FullTextSearch["neighbours"] {
   const select = candidateSelect(packRow);
@@ -88,7 +88,7 @@ export function neighboursAround(packRow: PackRow): FullTextSearch["neighbours"]
       const at = createdAt.getTime();
       const side = (name: string, range: Sql, order: "ASC" | "DESC") =>
         sql`SELECT * FROM (
-          SELECT CAST(${id} AS TEXT) AS "anchorId", m."id" FROM "Memory" m
+          SELECT CAST(${id} AS TEXT) AS "anchorId", ${select} FROM "Memory" m
           WHERE ${scopeFilter(scope)} AND m."agentSlug" = ${agentSlug} AND ${range} ORDER BY m."createdAt" ${raw(order)} LIMIT ${perSide}
         ) AS ${raw(`"${name}${i}"`)}`;
       return [
@@ -96,13 +96,12 @@ export function neighboursAround(packRow: PackRow): FullTextSearch["neighbours"]
         side("a", sql`m."createdAt" > ${createdAt} AND m."createdAt" <= ${new Date(at + ms)}`, "ASC"),
       ];
     });
-    return neighbourRows(db, select, join(sides, " UNION ALL "));
+    return unpackNeighbours(await db.rows(join(sides, " UNION ALL ")));
   };
 }
 
-/** The neighbours found by `found` (anchor ids and memory ids), read whole and packed. */
-export async function neighbourRows(db: SqlReads, select: Sql, found: Sql): Promise<Neighbour[]> {
-  const rows = await db.rows<PackedRow & { anchorId: string }>(sql`SELECT n."anchorId", ${select} FROM (${found}) AS n JOIN "Memory" m ON m."id" = n."id"`);
-  const candidates = unpackCandidates(rows);
+/** Neighbour rows (an anchor's id beside a packed candidate) as the retrieval port's neighbours. */
+export function unpackNeighbours(rows: ReadonlyArray<PackedRow & { anchorId: string }>): Neighbour[] {
+  const candidates = unpackCandidates([...rows]);
   return candidates.map((candidate, i) => ({ anchorId: rows[i]!.anchorId, candidate }));
 }

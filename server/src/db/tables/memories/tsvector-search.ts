@@ -2,7 +2,7 @@ import type { CandidateQuery } from "../../../domain/retrieval/ports";
 import type { PackedRow, PackRow } from "../../sql";
 import { join, raw, type Sql, sql } from "../../sql";
 import { readVersion, versionOf } from "./memory-collection";
-import { candidateSelect, candidatesById, type FullTextSearch, neighbourRows, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
+import { candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates, unpackNeighbours } from "./full-text";
 
 /**
  * Postgres refuses a tsquery word over 2,046 bytes (and stores a longer lexeme mangled), so a longer term
@@ -81,12 +81,11 @@ export function tsvectorSearch(packRow: PackRow): FullTextSearch {
     async neighbours(db, scope, anchors, { ms, perSide }) {
       const instant = (at: number) => new Date(at).toISOString();
       const side = (range: Sql, order: "ASC" | "DESC") =>
-        sql`(SELECT m."id" FROM "Memory" m WHERE ${scopeFilter(scope)} AND m."agentSlug" = a."agentSlug" AND ${range}
+        sql`(SELECT ${candidate} FROM "Memory" m WHERE ${scopeFilter(scope)} AND m."agentSlug" = a."agentSlug" AND ${range}
           ORDER BY m."createdAt" ${raw(order)} LIMIT ${perSide})`;
-      return neighbourRows(
-        db,
-        candidate,
-        sql`SELECT a."anchorId", s."id"
+      return unpackNeighbours(
+        await db.rows<PackedRow & { anchorId: string }>(sql`
+          SELECT a."anchorId", s."packed"
           FROM unnest(CAST(${anchors.map((a) => a.id)} AS text[]), CAST(${anchors.map((a) => a.agentSlug)} AS text[]),
             CAST(${anchors.map((a) => instant(a.createdAt.getTime()))} AS timestamp(3)[]),
             CAST(${anchors.map((a) => instant(a.createdAt.getTime() - ms))} AS timestamp(3)[]),
@@ -95,7 +94,7 @@ export function tsvectorSearch(packRow: PackRow): FullTextSearch {
             ${side(sql`m."createdAt" < a."at" AND m."createdAt" >= a."from"`, "DESC")}
             UNION ALL
             ${side(sql`m."createdAt" > a."at" AND m."createdAt" <= a."to"`, "ASC")}
-          ) AS s`,
+          ) AS s`),
       );
     },
     countable: searchable,
