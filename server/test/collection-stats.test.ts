@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectionStatsCache, MAX_CHANGED_TEXT, MAX_CHANGES_APPLIED } from "../src/domain/retrieval/collection-stats";
+import { collectionStatsCache, MAX_CHANGED_TEXT, MAX_CHANGES_APPLIED, MAX_TERMS_PER_SCOPE } from "../src/domain/retrieval/collection-stats";
 import type { CollectionChange, MemorySearch } from "../src/domain/retrieval/ports";
 
 type Search = Pick<MemorySearch, "collectionState" | "documentFrequencies" | "collectionChanges">;
@@ -13,6 +13,19 @@ function scripted() {
   let version = 0n;
   let log: CollectionChange[] = [];
   const calls = { counted: [] as string[][], logReads: 0 };
+  // A read held open: its answer is taken when it is called (its snapshot), and given when the test releases it.
+  const held = { counts: null as Promise<void> | null, changes: null as Promise<void> | null };
+  const hold = (read: keyof typeof held) => {
+    let release!: () => void;
+    held[read] = new Promise((resolve) => (release = resolve));
+    return release;
+  };
+  const answer = async <T>(read: keyof typeof held, value: T): Promise<T> => {
+    const gate = held[read];
+    held[read] = null;
+    if (gate) await gate;
+    return value;
+  };
 
   // As the triggers do, a write that changes nothing does not move the version.
   const write = (entering: Array<[string, string[]]>, leaving: string[]) => {
@@ -33,20 +46,21 @@ function scripted() {
     collectionState: async () => ({ documents: memories.size, averageLength: 3, version, vectorsVersion: 0n }),
     documentFrequencies: async (_scope, terms) => {
       calls.counted.push([...terms]);
-      return { version, documents: terms.map(truth) };
+      return answer("counts", { version, documents: terms.map(truth) });
     },
     collectionChanges: async (_scope, { after, upTo, limit, maxText }) => {
       calls.logReads += 1;
       if (upTo <= after) return [];
       const changes = log.filter((change) => change.version > after && change.version <= upTo);
       const text = changes.reduce((sum, change) => sum + change.terms.join(" ").length, 0);
-      return changes.length > limit || text > maxText || changes[0]?.version !== after + 1n ? null : changes;
+      return answer("changes", changes.length > limit || text > maxText || changes[0]?.version !== after + 1n ? null : changes);
     },
   };
   const stats = collectionStatsCache(search);
   const scope = { orgId: "org_1", environment: "production" as const };
   return {
     calls,
+    hold,
     write,
     truth,
     prune: (upTo: bigint) => (log = log.filter((change) => change.version > upTo)),
@@ -55,6 +69,9 @@ function scripted() {
     frequencies: async (terms: string[]) => Object.fromEntries((await (await stats(scope)).statsFor(terms)).documentFrequency),
   };
 }
+
+/** Lets started reads reach the store. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("collection statistics cache", () => {
   it("counts each term once while the scope's version stays", async () => {
@@ -115,6 +132,34 @@ describe("collection statistics cache", () => {
     const both = await Promise.all([a.statsFor(["ledger"]), b.statsFor(["ledger"])]);
     expect(both.map((stats) => stats.documentFrequency.get("ledger"))).toEqual([2, 2]);
     expect(await s.frequencies(["ledger"])).toEqual({ ledger: 2 });
+  });
+
+  it("never brings a count up to date with a log read that starts after the count's version", async () => {
+    // A retrieval reads the log from a term's cached version; meanwhile another fills the cache past its bound,
+    // empties it and stores an older count of the term. The log read cannot bring that older count up to date.
+    const s = scripted();
+    s.write([["m1", ["ledger"]]], []);
+    const filler = Array.from({ length: MAX_TERMS_PER_SCOPE - 10 }, (_, i) => `filler${i}`);
+    await s.frequencies(filler);
+    const novel = Array.from({ length: 20 }, (_, i) => `novel${i}`);
+    const releaseOldCount = s.hold("counts");
+    const oldCount = (await s.snapshot()).statsFor(["ledger", ...novel]); // counted at version 1, answer held
+    await settled();
+    s.write([["m2", ["ledger"]]], []);
+    s.write([["m3", ["ledger"]]], []);
+    expect(await s.frequencies(["ledger"])).toEqual({ ledger: 3 }); // counted at version 3, cached
+    s.write([["m4", ["ledger"]]], []);
+    s.write([["m5", ["ledger"]]], []);
+    const releaseLogRead = s.hold("changes");
+    const caughtUp = (await s.snapshot()).statsFor(["ledger"]); // reads the log after version 3, answer held
+    await settled();
+    releaseOldCount();
+    expect((await oldCount).documentFrequency.get("ledger")).toBe(1);
+    releaseLogRead();
+    expect((await caughtUp).documentFrequency.get("ledger")).toBe(5);
+    expect(await s.frequencies(["ledger"])).toEqual({ ledger: 5 });
+    s.write([["m6", ["ledger"]]], []);
+    expect(await s.frequencies(["ledger"])).toEqual({ ledger: 6 });
   });
 
   it("stays equal to a fresh count through a long run of random writes and reads", async () => {

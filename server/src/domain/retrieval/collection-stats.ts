@@ -10,7 +10,7 @@ interface CountedTerm {
 }
 
 /** Terms remembered per scope: a query's terms repeat, and a bound keeps a stream of novel words from growing it. */
-const MAX_TERMS_PER_SCOPE = 20_000;
+export const MAX_TERMS_PER_SCOPE = 20_000;
 /**
  * The most logged changes, and characters of their analysed text, read to bring counts up to date. Checking
  * terms costs about 30 µs per kilobyte of text in this process; further behind (after a bulk import, a long idle
@@ -76,10 +76,12 @@ export function collectionStatsCache(memories: Pick<MemorySearch, "collectionSta
       if (changes === null) return current;
       const deltas = deltasOf(changes, new Set(stale));
       // Entries are read again after the await: a concurrent retrieval may have moved them on already, and a
-      // change is applied to an entry only past its own version, so nothing is counted twice.
+      // change is applied to an entry only past its own version, so nothing is counted twice. One may also have
+      // been replaced by an older count (after the scope's terms were dropped at their bound): the changes read
+      // start after `since`, so they cannot bring it up to date, and it is counted again instead.
       for (const term of stale) {
         const entry = counted.get(term);
-        if (!entry) continue;
+        if (!entry || entry.version < since) continue;
         const moved = entry.version < state.version ? caughtUp(entry, deltas.get(term), state.version) : entry;
         counted.set(term, moved);
         current.set(term, moved);
