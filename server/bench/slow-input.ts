@@ -52,6 +52,9 @@ const SHAPES: Record<string, (length: number, offset: number) => string> = {
   "lone surrogates": (n, o) => build((i) => String.fromCharCode(0xdc00 + (i % 1024)), n, o * 7),
   digits: (n, o) => build((i) => String((i * 7919) % 1000).padStart(3, "0"), n, o * 331),
   "CJK clauses just short of the exact limit": (n, o) => build((i) => (i % 128 === 0 ? "，" : cjkAt(i)), n, o * 7_777),
+  // Each decomposes (NFKD) into 18 letters in four words: the most terms a text can yield (MAX_TERMS_PER_TEXT).
+  "expanding compatibility characters (U+FDFA)": (n, o) => `${o} ${"\ufdfa".repeat(n - String(o).length - 1)}`,
+  "camelCase pairs": (n, o) => build((i) => (i % 2 === 0 ? "a" : String.fromCharCode(66 + ((i + o) % 25))), n, o),
   "English prose (control)": (n, o) =>
     build((i) => `${["The", "ledger", "consumer", "restarts", "after", "a", "failed", "deploy", `#${i}`, "and", "pages", "on-call."][i % 12]} `, n, o * 12),
 };

@@ -102,14 +102,24 @@ export interface AnalysedWord {
 }
 
 /**
- * The words of a text, in order, stop words dropped. A word followed by a particle also takes the
- * phrasal verb run together as one of its forms (see PARTICLES).
+ * The most terms a text yields. A term has two characters or more, so 8,000 characters (a memory's limit) hold
+ * about 4,000 of them; only compatibility characters that decompose into several letters each reach this
+ * (U+FDFA is 18 letters in four words). Without it one such memory analysed to 24,000 terms, and recall over a
+ * hundred of them held the event loop for half a second (docs/retrieval.md).
+ */
+export const MAX_TERMS_PER_TEXT = 4_096;
+
+/**
+ * The words of a text, in order, stop words dropped, up to MAX_TERMS_PER_TEXT terms. A word followed by a
+ * particle also takes the phrasal verb run together as one of its forms (see PARTICLES).
  */
 export function analyzeWords(text: string): AnalysedWord[] {
   const words: AnalysedWord[] = [];
+  let terms = 0;
   let previous: { word: AnalysedWord; stem: string; end: number } | null = null;
   const folded = withoutMarks(text);
   for (const match of folded.matchAll(RAW_TOKEN)) {
+    if (terms >= MAX_TERMS_PER_TEXT) break;
     const [raw] = match;
     const pieces = raw
       .split(SEPARATOR)
@@ -119,10 +129,16 @@ export function analyzeWords(text: string): AnalysedWord[] {
     const afterWord = previous && BETWEEN_WORDS.test(folded.slice(previous.end, match.index));
     if (pieces.length === 1) {
       const lower = pieces[0]!.toLowerCase();
-      if (afterWord && PARTICLES.has(lower)) previous!.word.forms.push(stemOf(previous!.stem + lower));
+      if (afterWord && PARTICLES.has(lower)) {
+        previous!.word.forms.push(stemOf(previous!.stem + lower));
+        terms += 1;
+      }
       const term = normalizeWord(lower);
       const word = term ? { forms: [term], parts: [] } : null;
-      if (word) words.push(word);
+      if (word) {
+        words.push(word);
+        terms += 1;
+      }
       previous = word && PLAIN_WORD.test(term!) ? { word, stem: term!, end: match.index + raw.length } : null;
       continue;
     }
@@ -131,7 +147,20 @@ export function analyzeWords(text: string): AnalysedWord[] {
     const whole = raw.toLowerCase();
     const forms = STOP_WORDS.has(whole) ? [] : identifierForms(whole);
     const parts = pieces.flatMap((piece) => normalizeWord(piece.toLowerCase()) ?? []);
-    if (forms.length > 0 || parts.length > 0) words.push({ forms, parts });
+    if (forms.length > 0 || parts.length > 0) {
+      words.push({ forms, parts });
+      terms += forms.length + parts.length;
+    }
+  }
+  // The last word may have gone past the bound (a particle's form, or an identifier's parts): cut it there.
+  for (let excess = terms - MAX_TERMS_PER_TEXT; excess > 0; ) {
+    const last = words.at(-1)!;
+    const cut = Math.min(excess, last.parts.length + last.forms.length);
+    const fromParts = Math.min(cut, last.parts.length);
+    last.parts.length -= fromParts;
+    last.forms.length -= cut - fromParts;
+    excess -= cut;
+    if (last.forms.length + last.parts.length === 0) words.pop();
   }
   return words;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzeText, analyzeWords, foldText, queryTerms } from "../src/analyze";
+import { analyzeText, analyzeWords, foldText, MAX_TERMS_PER_TEXT, queryTerms } from "../src/analyze";
 
 describe("text analysis", () => {
   it("folds case and diacritics", () => {
@@ -95,5 +95,19 @@ describe("text analysis of hostile text", () => {
     expect(analyzeText(marked)).toEqual(["ledger"]);
     expect(foldText(marked)).toBe("ledger");
     expect(performance.now() - started).toBeLessThan(300);
+  });
+
+  it("yields at most MAX_TERMS_PER_TEXT terms, however far compatibility characters expand", () => {
+    // ﷺ decomposes into 18 letters, four words: 8,000 of them analysed to 24,000 terms before the bound.
+    const expanding = "\ufdfa".repeat(8_000);
+    expect(analyzeText(expanding)).toHaveLength(MAX_TERMS_PER_TEXT);
+    expect(analyzeWords(expanding).flatMap((word) => [...word.forms, ...word.parts])).toHaveLength(MAX_TERMS_PER_TEXT);
+    expect(analyzeText("\ufdfa ledger")).toEqual(["صلى", "الله", "عليه", "وسلم", "ledger"]);
+    // A text within the memory limit without such characters stays whole: a term has at least two characters.
+    const pairs = "aB".repeat(4_000);
+    expect(analyzeText(pairs).length).toBeLessThanOrEqual(MAX_TERMS_PER_TEXT);
+    expect(analyzeText(pairs).at(-1)).toBe("ba");
+    const prose = "The ledger consumer restarts after a failed deploy and pages on-call. ".repeat(120).slice(0, 8_000);
+    expect(analyzeText(prose).length).toBeLessThan(MAX_TERMS_PER_TEXT);
   });
 });
