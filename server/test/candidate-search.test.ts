@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, startServerOn } from "@engram/test-support";
 import type { Caller } from "../src/domain/access/caller";
-import { POSTGRES_RECENT_WINDOW } from "../src/db/tables/memories/tsvector-search";
+import { NEWEST_WALK } from "../src/db/tables/memories/tsvector-search";
 import type { MemoryScope } from "../src/domain/memory/ports";
 import type { CandidateQuery } from "../src/domain/retrieval/ports";
 import type { RunningServer } from "../src/server";
@@ -97,7 +97,7 @@ describe("newest-first lookups past the recent window", () => {
       return ids;
     };
     older.push(...(await encode(Array.from({ length: 30 }, (_, i) => `Ledger reconciliation drift report ${i}.`))));
-    await encode(Array.from({ length: POSTGRES_RECENT_WINDOW + 50 }, (_, i) => `The cafeteria menu for day ${i} has soup.`));
+    await encode(Array.from({ length: NEWEST_WALK.window + 50 }, (_, i) => `The cafeteria menu for day ${i} has soup.`));
     newest.push(...(await encode(Array.from({ length: 5 }, (_, i) => `Ledger reconciliation finished, run ${i}.`))));
   }, 120_000);
   afterAll(() => server.close());

@@ -1,6 +1,8 @@
 import type { CandidateQuery } from "../../../domain/retrieval/ports";
 import type { PackedRow, PackRow } from "../../sql";
-import { join, raw, type Sql, sql } from "../../sql";
+import { empty, join, raw, type Sql, sql } from "../../sql";
+import type { SqlReads } from "../../sql-reads";
+import type { MemoryScope } from "../../../domain/memory/ports";
 import { readVersion, versionOf } from "./memory-collection";
 import { candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates, unpackNeighbours } from "./full-text";
 
@@ -22,12 +24,51 @@ function searchableLookup(query: CandidateQuery): CandidateQuery | null {
   return groups.every((group) => group.length > 0) ? { ...query, groups } : null;
 }
 
-/** How many of a scope's newest memories a newest-first lookup on Postgres reads before it searches them all. */
-export const POSTGRES_RECENT_WINDOW = 2_000;
+/**
+ * How far a newest-first lookup on Postgres walks the scope's memories in time order before it lets the planner
+ * search the rest: first the newest `window`, then, when the matches found there say the missing ones lie within
+ * `walk` more, that many (docs/performance.md).
+ */
+export interface NewestWalk {
+  window: number;
+  walk: number;
+}
+export const NEWEST_WALK: NewestWalk = { window: 2_000, walk: 8_000 };
+
+/** A row's place in the scope's time order (newest first). */
+interface Position {
+  createdAt: Date;
+  id: string;
+}
 
 /** Postgres's full-text search: the GIN-indexed tsvector column "searchVector" derived from searchText. */
-export function tsvectorSearch(packRow: PackRow): FullTextSearch {
+export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK): FullTextSearch {
   const candidate = candidateSelect(packRow);
+  const olderThan = (position: Position | null) => (position ? sql`AND (m."createdAt", m."id") < (${position.createdAt}, ${position.id})` : empty);
+
+  /** The newest `limit` matches among the `rows` memories of the scope that come next in time order after `after`. */
+  const newestAmong = async (db: SqlReads, scope: MemoryScope, tsquery: string, after: Position | null, rows: number, limit: number) =>
+    unpackCandidates(
+      await db.rows<PackedRow>(sql`
+        SELECT ${candidate} FROM (
+          SELECT * FROM "Memory" m WHERE ${scopeFilter(scope)} ${olderThan(after)}
+          ORDER BY m."createdAt" DESC, m."id" DESC
+          LIMIT ${rows}
+        ) m
+        WHERE m."searchVector" @@ ${tsquery}::tsquery
+        ORDER BY m."createdAt" DESC, m."id" DESC
+        LIMIT ${limit}`),
+    );
+
+  /** The last of those `rows` memories (read from the index alone), or null when the scope has fewer. */
+  const lastOf = async (db: SqlReads, scope: MemoryScope, after: Position | null, rows: number): Promise<Position | null> => {
+    const [last] = await db.rows<Position>(sql`
+      SELECT m."createdAt", m."id" FROM "Memory" m WHERE ${scopeFilter(scope)} ${olderThan(after)}
+      ORDER BY m."createdAt" DESC, m."id" DESC
+      OFFSET ${rows - 1} LIMIT 1`);
+    return last ?? null;
+  };
+
   return {
     async candidates(db, scope, lookup) {
       const query = searchableLookup(lookup);
@@ -44,36 +85,29 @@ export function tsvectorSearch(packRow: PackRow): FullTextSearch {
         );
       }
       // Newest first is asked for only when the terms are common. The planner, counting terms as independent,
-      // may expect few memories to hold them all and read every match before sorting (tens of thousands in a
-      // large organization). The scope's newest memories, read in order from their index, usually hold the
-      // answer: if the window has `limit` matches, no older memory can be among the newest matches.
-      const recent = unpackCandidates(
-        await db.rows<PackedRow>(sql`
-          SELECT ${candidate} FROM (
-            SELECT * FROM "Memory" m WHERE ${scopeFilter(scope)}
-            ORDER BY m."createdAt" DESC, m."id" DESC
-            LIMIT ${POSTGRES_RECENT_WINDOW}
-          ) m
-          WHERE m."searchVector" @@ ${tsquery}::tsquery
-          ORDER BY m."createdAt" DESC, m."id" DESC
-          LIMIT ${limit}`),
-      );
-      if (recent.length >= limit) return recent;
-      // Too few: the rest come from the memories older than the window, which is not read again.
-      const [windowEnd] = await db.rows<{ createdAt: Date; id: string }>(sql`
-        SELECT m."createdAt", m."id" FROM "Memory" m WHERE ${scopeFilter(scope)}
-        ORDER BY m."createdAt" DESC, m."id" DESC
-        OFFSET ${POSTGRES_RECENT_WINDOW - 1} LIMIT 1`);
-      if (!windowEnd) return recent;
+      // may expect few memories to hold them all and read every match before sorting (thousands in a large
+      // organization, a page read each). The scope's newest memories, read in order from their index, usually
+      // hold the answer. Past them, walking on costs a fraction of a page read a row, so the walk goes on while
+      // the window's share of matches says the rest lie near; the planner searches only what lies beyond.
+      let found = await newestAmong(db, scope, tsquery, null, sizes.window, limit);
+      if (found.length >= limit) return found;
+      let end = await lastOf(db, scope, null, sizes.window);
+      if (!end) return found;
+      const expectedRows = found.length === 0 ? Infinity : ((limit - found.length) * sizes.window) / found.length;
+      if (expectedRows <= sizes.walk) {
+        found = [...found, ...(await newestAmong(db, scope, tsquery, end, sizes.walk, limit - found.length))];
+        if (found.length >= limit) return found;
+        end = await lastOf(db, scope, end, sizes.walk);
+        if (!end) return found;
+      }
       const older = unpackCandidates(
         await db.rows<PackedRow>(sql`
           SELECT ${candidate} FROM "Memory" m
-          WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)}
-            AND (m."createdAt", m."id") < (${windowEnd.createdAt}, ${windowEnd.id})
+          WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)} ${olderThan(end)}
           ORDER BY m."createdAt" DESC, m."id" DESC
-          LIMIT ${limit - recent.length}`),
+          LIMIT ${limit - found.length}`),
       );
-      return [...recent, ...older];
+      return [...found, ...older];
     },
     byId: candidatesById(packRow),
     // One lateral join over the anchors: the same statement text for any number of them, whose plan is small,

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseUnderTest, startTestServer, type TestServer } from "@engram/test-support";
+import { dialectFor } from "../src/db/dialect";
+import { postgresPool } from "../src/db/prisma";
+import { sql } from "../src/db/sql";
+import { postgresReads, type SqlReads } from "../src/db/sql-reads";
+import { tsvectorSearch } from "../src/db/tables/memories/tsvector-search";
+import type { MemoryScope } from "../src/domain/memory/ports";
+import type { CandidateQuery } from "../src/domain/retrieval/ports";
+
+/**
+ * Postgres's newest-first lookup walks the scope in time order (a window, then a longer walk when the window's
+ * matches say the rest lie near) before the planner searches what lies beyond. Whichever way it goes, it must
+ * find exactly the newest matches. Small sizes here make every way reachable with a few hundred memories.
+ */
+let server: TestServer;
+let reads: SqlReads;
+let statements: string[];
+let endPool: () => Promise<void>;
+const sizes = { window: 20, walk: 40 };
+
+// Memory i (0 the oldest) holds: "common" in every third; "burst" in every second of the newest 20 and every
+// fifth of the oldest 100; "ancient" only among the oldest 30; "rare" in memories 5 and 390 (of 400).
+const wordsOf = (i: number) =>
+  [
+    i % 3 === 0 && "common",
+    ((i >= 380 && i % 2 === 0) || (i < 100 && i % 5 === 0)) && "burst",
+    i < 30 && "ancient",
+    (i === 5 || i === 390) && "rare",
+  ].filter(Boolean);
+
+/** The newest `limit` matches as the plainest query finds them: every match, sorted. */
+async function newestMatches(scope: MemoryScope, tsquery: string, limit: number): Promise<string[]> {
+  const rows = await server.db.$queryRaw<Array<{ id: string }>>(sql`
+    SELECT m."id" FROM "Memory" m WHERE m."orgId" = ${scope.orgId} AND m."environment" = 'production' AND m."state" = 'durable'
+      AND m."searchVector" @@ ${tsquery}::tsquery
+    ORDER BY m."createdAt" DESC, m."id" DESC LIMIT ${limit}`);
+  return rows.map(({ id }) => id);
+}
+
+const search = () => tsvectorSearch(dialectFor("postgres").packRow, sizes);
+const lookup = (terms: string[], limit: number): CandidateQuery => ({ groups: terms.map((term) => [term]), match: "all", order: "newest", limit });
+
+describe.runIf(databaseUnderTest === "postgres")("newest-first lookups on Postgres", () => {
+  const scopes: Record<"large" | "small" | "tiny", MemoryScope> = {} as never;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    if (server.database.provider !== "postgres") throw new Error("these lookups are Postgres's");
+    const pool = postgresPool(server.database);
+    const counting = postgresReads(pool);
+    reads = { rows: (statement) => (statements.push(statement.text), counting.rows(statement)) };
+    endPool = () => pool.end();
+    for (const [name, count] of [["large", 400], ["small", 30], ["tiny", 10]] as const) {
+      const { orgId, token } = await server.newTenant();
+      const caller = await server.services.tokens.authenticate(token, "t");
+      scopes[name] = { orgId, environment: "production", agentSlug: null };
+      for (let i = 0; i < count; i++) {
+        await server.services.memories.encode(caller, null, { text: `Entry ${i} ${wordsOf(i).join(" ")} filler`, memoryKind: "fact", confidence: 0.8 }, undefined);
+      }
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await endPool?.();
+    await server?.stop();
+  });
+
+  it.each([
+    // [scope, terms, limit, statements: the window, where it ends, the walk, where that ends, the planner's search]
+    ["large", ["common"], 5, 1], // the window holds them
+    ["large", ["common"], 15, 3], // its share of matches says the rest lie within the walk, which finds them
+    ["large", ["burst"], 15, 5], // dense in the window, absent from the walk: the planner finds the older ones
+    ["large", ["ancient"], 10, 3], // none in the window: straight to the planner
+    ["large", ["rare"], 10, 3], // one in the window says the rest lie far: straight to the planner
+    ["large", ["common", "burst"], 100, 3],
+    ["small", ["common"], 12, 4], // the walk reaches the scope's oldest memory
+    ["tiny", ["common"], 10, 2], // the window holds the whole scope
+  ] as const)("%s: %j, newest %i, in %i statements", async (name, terms, limit, expected) => {
+    statements = [];
+    const found = await search().candidates(reads, scopes[name], lookup([...terms], limit));
+    expect(found.map(({ id }) => id)).toEqual(await newestMatches(scopes[name], terms.map((t) => `'${t}'`).join(" & "), limit));
+    expect(found.length).toBeGreaterThan(0);
+    expect(statements).toHaveLength(expected);
+  });
+});
