@@ -11,6 +11,9 @@ import { normalizeEmail } from "../domain/people/users";
 import type { Services } from "../services";
 import { UsageError } from "./usage";
 
+/** The first owner made when ENGRAM_ADMIN_* are unset (a generated password, printed once). */
+const DEFAULT_ADMIN = { email: "admin@localhost", password: null };
+
 /**
  * `engram serve`: one process, or with more than one worker a primary that runs the background work and
  * forks HTTP workers sharing the port (each worker runs this same command and becomes a worker here).
@@ -18,6 +21,8 @@ import { UsageError } from "./usage";
 export async function serve(config: ServerConfig, out: (line: string) => void): Promise<void> {
   const logger = createLogger(config.logLevel);
   if (cluster.isWorker) return runWorker(config, logger.child({ worker: cluster.worker!.id }));
+  // Checked before the server listens, so a start refused for them never says it is listening.
+  checkAdmin(config.application?.admin ?? DEFAULT_ADMIN);
   const workers = config.workers ?? 1;
   const server = workers > 1 ? await runPrimary(config, workers, logger) : await startServer(config, logger);
   const listen = listenAddress(config.host, server.url.slice(server.url.lastIndexOf(":") + 1));
@@ -66,7 +71,7 @@ export async function greetFirstRun(
   services: Services,
   url: string,
   out: (line: string) => void,
-  admin: { email: string; password: string | null } = { email: "admin@localhost", password: null },
+  admin: { email: string; password: string | null } = DEFAULT_ADMIN,
   consoleServed = false,
 ): Promise<void> {
   const lines: string[] = [];
@@ -105,7 +110,7 @@ export async function greetFirstRun(
   out(["", ...lines, ""].join("\n"));
 }
 
-/** Bad ENGRAM_ADMIN_* settings are refused before anything is made, so the corrected start is still a first run. */
+/** Bad ENGRAM_ADMIN_* settings are refused before anything is made (and at every start), so the corrected start is still a first run. */
 function checkAdmin(admin: { email: string; password: string | null }): void {
   const check = (name: string, rule: () => unknown) => {
     try {

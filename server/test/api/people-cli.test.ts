@@ -300,6 +300,7 @@ describe("the first start", () => {
       const failed = await serve(env, /ENGRAM_TOKEN=/);
       expect(failed.exitCode).toBe(2);
       expect(failed.stderr).toMatch(/ENGRAM_ADMIN_PASSWORD.*at least 10/);
+      expect(failed.stdout).not.toContain("listening");
       const running = await startServerOn(db);
       try {
         expect(await running.services.organizations.list()).toEqual([]);
