@@ -109,4 +109,26 @@ describe("agent-bound tokens", () => {
       expect(res.body).toMatchObject({ error: { type: "authorization_error", code: "agent_not_allowed" } });
     }
   });
+
+  it("change only their agents' memories: the organization's shared ones are theirs to read and reinforce, not to hide", async () => {
+    const { orgId, token, shared, triage } = await orgWithMemories();
+    const bound = apiClient(server.url, await server.newToken(orgId, { agents: ["triage"] }));
+    const params = (id: string) => ({ params: { agentSlug: "triage", id }, body: { reason: "checked" } });
+    for (const res of [
+      await bound.memory.suppressForAgent(params(shared)),
+      await bound.memory.restoreForAgent(params(shared)),
+      await bound.memory.deleteForAgent({ params: { agentSlug: "triage", id: shared } }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ error: { type: "authorization_error", code: "agent_not_allowed" } });
+    }
+    expect((await bound.memory.reinforceForAgent(params(shared))).status).toBe(200);
+    expect((await bound.memory.suppressForAgent(params(triage))).status).toBe(200);
+    expect((await bound.memory.restoreForAgent(params(triage))).status).toBe(200);
+    expect((await bound.memory.deleteForAgent({ params: { agentSlug: "triage", id: triage } })).status).toBe(200);
+    // The shared memory is untouched, and a token for the whole organization may still change it on an agent path.
+    const whole = apiClient(server.url, token);
+    expect((await whole.memory.provenance({ params: { id: shared } })).body).toMatchObject({ memory: { state: "durable" } });
+    expect((await whole.memory.suppressForAgent(params(shared))).status).toBe(200);
+  });
 });

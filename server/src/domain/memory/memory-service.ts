@@ -89,9 +89,22 @@ export function memoryService(store: Store, { clock, retrieval, embeddings = nul
     requestId: caller.requestId,
   });
 
+  /**
+   * The memory when the caller may change its state for everyone who sees it. A token limited to agents reads
+   * the organization's shared memories inside their boundary, but hides, restores or tombstones only its
+   * agents' own: a shared memory is every agent's.
+   */
+  const changeableBy = (caller: Caller, agent: string | null): MemoryLookup => async (id) => {
+    const memory = await visibleTo(memoryScopeFor(caller, agent))(id);
+    if (memory && memory.agentSlug === null && caller.allowedAgents !== null) {
+      throw new AppError("agent_not_allowed", `This token is limited to agents (${caller.allowedAgents.join(", ")}); memory ${id} is the organization's, shared by every agent, and only a token for the whole organization may change its state.`, "id");
+    }
+    return memory;
+  };
+
   const control = (action: "suppressed" | "restored") => (caller: Caller, agent: string | null, id: string, input: ControlInput) => {
     requireScope(caller, "memory:control");
-    return changes.change(visibleTo(memoryScopeFor(caller, agent)), id, action, authorOf(caller, input), input.reason);
+    return changes.change(changeableBy(caller, agent), id, action, authorOf(caller, input), input.reason);
   };
 
   return {
@@ -136,7 +149,7 @@ export function memoryService(store: Store, { clock, retrieval, embeddings = nul
     /** Tombstones a memory: kept for provenance and audit, gone from retrieval, final. Repeating it changes nothing. */
     async tombstone(caller: Caller, agent: string | null, id: string): Promise<{ memory: TMemory }> {
       requireScope(caller, "memory:delete");
-      return changes.change(visibleTo(memoryScopeFor(caller, agent)), id, "tombstoned", authorOf(caller, {}));
+      return changes.change(changeableBy(caller, agent), id, "tombstoned", authorOf(caller, {}));
     },
 
     async provenance(caller: Caller, agent: string | null, id: string): Promise<TProvenance> {
