@@ -192,6 +192,18 @@ describe("trend", () => {
     expect(test.body.days).toEqual([{ day: dayOf(T0 + 398 * DAY), ...zero, encodes: 1, retrievals: 1 }]);
   });
 
+  it("reaches the first and the last day either database stores", async () => {
+    const member = await reader();
+    const last = await member.get("/api/memory/reflection/metrics/trend?from=9999-12-01&to=9999-12-31");
+    expect(last.status).toBe(200);
+    expect(last.body.days).toHaveLength(31);
+    expect(last.body.days.at(-1)).toEqual({ day: "9999-12-31", ...zero });
+    expect((await member.get("/api/memory/reflection/metrics?from=9999-12-31&to=9999-12-31")).status).toBe(200);
+    const first = await member.get("/api/memory/reflection/metrics/trend?from=0001-01-01&to=0001-01-02");
+    expect(first.status).toBe(200);
+    expect(first.body.days).toEqual([{ day: "0001-01-01", ...zero }, { day: "0001-01-02", ...zero }]);
+  });
+
   it("refuses ranges over 366 days, backwards, and days that are not days", async () => {
     const member = await reader();
     const trend = (query: string) => member.get(`/api/memory/reflection/metrics/trend?${query}`);

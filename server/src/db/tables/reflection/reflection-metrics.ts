@@ -56,32 +56,32 @@ export function reflectionMetricsRepository(db: PrismaTx, dialect: Dialect): Ref
       return rows.map((row) => ({ activation: num(row.a), confidence: num(row.c), age: num(row.g), count: num(row.count) }));
     },
 
-    async historyByDay(scope, actions, from, to) {
+    async historyByDay(scope, actions, from, through) {
       if (actions.length === 0) return [];
       const day = dialect.utcDay(raw('h."createdAt"'));
       const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
         SELECT ${day} AS "day", h."action" AS "key", count(*) AS "count"
         FROM "MemoryHistory" h JOIN "Memory" m ON m."id" = h."memoryId"
         WHERE m."orgId" = ${scope.orgId} AND m."environment" = ${scope.environment}
-          AND h."createdAt" >= ${from} AND h."createdAt" < ${to} AND h."action" IN (${join([...actions])})
+          AND h."createdAt" >= ${from} AND h."createdAt" <= ${through} AND h."action" IN (${join([...actions])})
         GROUP BY ${day}, h."action"`;
       return rows.map((row) => ({ day: String(row.day), key: String(row.key), count: num(row.count) }));
     },
 
-    async eventsByDay(scope, from, to) {
+    async eventsByDay(scope, from, through) {
       const day = dialect.utcDay(raw('"createdAt"'));
       const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
         SELECT ${day} AS "day", count(*) AS "count" FROM "ReflectionEvent"
-        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "createdAt" >= ${from} AND "createdAt" < ${to}
+        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "createdAt" >= ${from} AND "createdAt" <= ${through}
         GROUP BY ${day}`;
       return rows.map((row) => ({ day: String(row.day), key: "events", count: num(row.count) }));
     },
 
-    async developerEventsByDay(scope, from, to) {
+    async developerEventsByDay(scope, from, through) {
       const day = dialect.utcDay(raw('"receivedAt"'));
       const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
         SELECT ${day} AS "day", count(*) AS "count" FROM "BusinessEvent"
-        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "receivedAt" >= ${from} AND "receivedAt" < ${to}
+        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "receivedAt" >= ${from} AND "receivedAt" <= ${through}
         GROUP BY ${day}`;
       return rows.map((row) => ({ day: String(row.day), key: "developerEvents", count: num(row.count) }));
     },

@@ -92,11 +92,13 @@ export function metricsService(repositories: { metrics: ReflectionMetricsReposit
 
   async function trend(scope: ReflectionScope, input: TrendRange) {
     const { first, last } = range(input);
-    const end = new Date(last.getTime() + DAY_MS);
+    // The last day's last millisecond (timestamps are kept to the millisecond): the day after 9999-12-31 is not
+    // a time either backend stores.
+    const through = new Date(last.getTime() + DAY_MS - 1);
     const [history, events, developerEvents, retrievals] = await Promise.all([
-      metrics.historyByDay(scope, Object.keys(TREND_HISTORY), first, end),
-      metrics.eventsByDay(scope, first, end),
-      metrics.developerEventsByDay(scope, first, end),
+      metrics.historyByDay(scope, Object.keys(TREND_HISTORY), first, through),
+      metrics.eventsByDay(scope, first, through),
+      metrics.developerEventsByDay(scope, first, through),
       usage.byDay(scope, "retrievals", dayOf(first), dayOf(last)),
     ]);
     const days = new Map<string, TrendDay>();

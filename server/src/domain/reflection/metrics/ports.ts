@@ -42,12 +42,15 @@ export interface DayCount {
 export interface ReflectionMetricsRepository {
   memoryGroups(scope: ReflectionScope): Promise<MemoryGroup[]>;
   durableBuckets(scope: ReflectionScope, edges: HistogramEdges): Promise<BucketCount[]>;
-  /** History entries of these actions per day and action, over memories of the scope, in [from, to). */
-  historyByDay(scope: ReflectionScope, actions: readonly string[], from: Date, to: Date): Promise<DayCount[]>;
-  /** Reflection events per day (key "events"), in [from, to). */
-  eventsByDay(scope: ReflectionScope, from: Date, to: Date): Promise<DayCount[]>;
-  /** Developer events received per day (key "developerEvents"), in [from, to). */
-  developerEventsByDay(scope: ReflectionScope, from: Date, to: Date): Promise<DayCount[]>;
+  /**
+   * History entries of these actions per day and action, over memories of the scope, from `from` through
+   * `through` (both included: the range may end at the last instant storable, 9999-12-31T23:59:59.999).
+   */
+  historyByDay(scope: ReflectionScope, actions: readonly string[], from: Date, through: Date): Promise<DayCount[]>;
+  /** Reflection events per day (key "events"), from `from` through `through`. */
+  eventsByDay(scope: ReflectionScope, from: Date, through: Date): Promise<DayCount[]>;
+  /** Developer events received per day (key "developerEvents"), from `from` through `through`. */
+  developerEventsByDay(scope: ReflectionScope, from: Date, through: Date): Promise<DayCount[]>;
 }
 
 export interface UsageIncrement {
