@@ -98,7 +98,7 @@ export const organizationContract = c.router({
         name: z.string().trim().min(1).max(100),
         scopes: z.array(ZScope).min(1, "choose at least one scope").max(20),
         environment: ZEnvironment,
-        agents: z.array(ZAgentSlug).max(100).optional(),
+        agents: z.array(ZAgentSlug).min(1, "name at least one agent, or leave agents out for a token of the whole organization").max(100).optional(),
       })
       .strict(),
     responses: { 201: ZSuccess.extend({ token: z.string(), record: ZTokenSummary }) },

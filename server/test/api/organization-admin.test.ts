@@ -207,6 +207,8 @@ describe("access tokens", () => {
       [{ name: "ok", scopes: ["memory:read"] }, "missing_parameter"],
       [{ ...valid, name: "   " }, "invalid_parameter"],
       [{ ...valid, agents: ["Not A Slug"] }, "invalid_parameter"],
+      // A token limited to no agent could never be used: leaving agents out is how to ask for the whole organization.
+      [{ ...valid, agents: [] }, "invalid_parameter"],
       [{ ...valid, orgId: "org_other" }, "unknown_parameter"],
     ];
     for (const [body, code] of cases) expectApiFailure(await owner.post("/api/organization/tokens", body), 400, code);

@@ -66,6 +66,8 @@ export function tokenService(store: Store, options: { clock: Clock; authCacheMs?
       });
       if (scopes.length === 0) throw new AppError("missing_parameter", "A token needs at least one scope.", "scopes");
       const agentSlugs = input.agentSlugs ? [...new Set(input.agentSlugs)] : null;
+      // An empty list would make a token no request can use: no agents means the whole organization, said by leaving it out.
+      if (agentSlugs?.length === 0) throw new AppError("invalid_parameter", "A token limited to agents names at least one; leave agents out for a token of the whole organization.", "agents");
       for (const slug of agentSlugs ?? []) {
         if (!ZAgentSlug.safeParse(slug).success) throw new AppError("invalid_parameter", `Invalid agent slug "${slug}".`, "agents");
       }
