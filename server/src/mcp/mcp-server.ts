@@ -2,11 +2,20 @@ import { interfaceVersion } from "@engram/contract";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { z } from "zod/v4";
 import { availableTools, callTool, type McpServices } from "./tool-calls";
 import { listedTool, type ToolConnection } from "./tool-definition";
 import { tools } from "./tools";
 
 const listedTools = new Map(tools.map((tool) => [tool.name, listedTool(tool)]));
+
+/**
+ * tools/call with its arguments left unread here. Registered with the SDK's own schema, arguments that are not a
+ * plain record to its validator (null, an array, an object with a key named "constructor") failed as an internal
+ * error (-32603); read leniently first, the SDK's check of tools/call answers them as invalid params (-32602), the
+ * protocol's code for a client's mistake. Each tool then reads its arguments against its route's schema.
+ */
+const CallToolRequest = CallToolRequestSchema.extend({ params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }) });
 
 // A server is made per request; left to itself, each would compile a JSON Schema validator of its own.
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
@@ -20,6 +29,6 @@ const instructions =
 export function mcpServer(services: McpServices, connection: ToolConnection): Server {
   const server = new Server({ name: "engram", title: "Engram", version: interfaceVersion }, { capabilities: { tools: {} }, instructions, jsonSchemaValidator });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: availableTools(connection).map((tool) => listedTools.get(tool.name)!) }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(services, connection, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequest, (request) => callTool(services, connection, request.params.name, request.params.arguments));
   return server;
 }

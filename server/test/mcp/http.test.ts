@@ -85,6 +85,20 @@ describe("the /mcp endpoint over HTTP", () => {
     for (const path of ["/mcp/", "/MCP", "/mcp/agents/alpha/"]) expectError(await post(path, token, initialize), 404, "route_not_found");
   });
 
+  it("answers arguments that are not an object of fields as invalid params, never as an internal error", async () => {
+    const { token } = await server.newTenant();
+    const call = (args: unknown) => post("/mcp", token, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "recall", arguments: args } });
+    for (const args of [null, ["x"], { query: "x", constructor: 1 }]) {
+      const answer = await call(args);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ jsonrpc: "2.0", id: 2, error: { code: -32602 } });
+    }
+    // Fields the route does not know are the route's error, as a tool error.
+    const unknown = await call({ query: "x", extra: 1 });
+    expect(unknown.body.result.isError).toBe(true);
+    expect(JSON.parse(unknown.body.result.content[0].text)).toMatchObject({ error: { code: "unknown_parameter", param: "extra" } });
+  });
+
   it("answers a JSON body that is not JSON-RPC with the protocol's own error", async () => {
     const { token } = await server.newTenant();
     const answer = await post("/mcp", token, { hello: "world" });
