@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionClient, startServerProcess, startTestServer, type TestServer } from "@engram/test-support";
+import { expectApiFailure } from "./sessions-support";
 
 /**
  * Concurrent changes to one assistant: a change based on an older version is refused, never applied over
@@ -155,7 +156,19 @@ describe("without If-Match", () => {
       expect(row).not.toBeNull();
     }
     expect(actions.filter((a) => a === "capabilities_changed")).toHaveLength(patched.status === 200 ? 1 : 0);
-    if (patched.status !== 200) expect([404, 409]).toContain(patched.status);
+    // A change that lost to the deletion answers as it would after it, on either database.
+    if (patched.status !== 200) expect(patched.status).toBe(deleted.status === 200 ? 404 : 409);
+  });
+
+  it("concurrent deletes: one succeeds, the others answer 404 as after it, on either database", async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const { owner, admin, id } = await sharedAssistant();
+      const results = await Promise.all([owner, admin, owner, admin].map((client) => client.delete(`/api/assistants/${id}`)));
+      expect(results.map((res) => res.status).sort(), JSON.stringify(results.map((res) => res.body))).toEqual([200, 404, 404, 404]);
+      for (const res of results.filter((res) => res.status === 404)) expectApiFailure(res, 404, "assistant_not_found");
+      const actions = (await server.db.assistantChange.findMany({ where: { assistantId: id } })).map((c) => c.action);
+      expect(actions.filter((a) => a === "deleted")).toHaveLength(1);
+    }
   });
 });
 

@@ -272,6 +272,8 @@ describe("capability configs", () => {
     for (const ifMatch of ['"0"', '"999999999"', '"99999999999"', "**", "garbage", 'W/"0"', '"-1"', '"1.5"', '"1", "2"', '"2", "1"', "\"2"]) {
       expectApiFailure(await send(path(), { method: "PATCH", body, headers: { "if-match": ifMatch } }), 412, "precondition_failed", `If-Match ${ifMatch}`);
     }
+    // One that names no version says so, with the ETag to send instead.
+    expect((await send(path(), { method: "PATCH", body, headers: { "if-match": "garbage" } })).json.message).toMatch(/^The assistant is at version \d+ \(ETag "\d+"\), If-Match names no version of it/);
     expectApiFailure(await send(path(), { method: "PATCH", body, headers: { "if-match": `"${"1".repeat(200)}"` } }), 400, "invalid_parameter", "long If-Match");
   });
 });

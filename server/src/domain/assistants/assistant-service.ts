@@ -59,9 +59,16 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
       throw new AppError("permission_denied", assistant.type === "org_shared" ? "Only owners and admins change organization assistants." : "Only its owner changes a personal assistant.");
     }
     if (ifMatch !== null && ifMatch !== assistant.version) {
-      throw new AppError("precondition_failed", `The assistant is at version ${assistant.version}, not ${ifMatch}: read it again, then retry.`);
+      // Versions start at 1: 0 stands for an If-Match that names no version at all (one the route could not read).
+      const named = ifMatch === 0 ? "If-Match names no version of it" : `not ${ifMatch}`;
+      throw new AppError("precondition_failed", `The assistant is at version ${assistant.version} (ETag "${assistant.version}"), ${named}: read it again, then retry.`);
     }
     return assistant;
+  }
+
+  /** A lost compare-and-set: if the assistant is gone meanwhile, as if the request had come after the deletion. */
+  async function lostRaceOn(repos: Repositories, orgId: string, id: string, ifMatch: number | null): Promise<AppError> {
+    return (await repos.assistants.find(orgId, id)) ? lostRace(ifMatch) : notFound(id);
   }
 
   async function record(repos: Repositories, assistant: AssistantRecord, action: ChangeAction, actor: AssistantActor, before: AssistantSnapshot | null, after: AssistantSnapshot) {
@@ -83,7 +90,7 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
       const current = await modifiable(tx, orgId, id, actor, ifMatch);
       const changes = plan(current);
       const updated = await tx.assistants.update(orgId, id, current.version, changes, clock());
-      if (!updated) throw lostRace(ifMatch);
+      if (!updated) throw await lostRaceOn(tx, orgId, id, ifMatch);
       const before = Object.fromEntries(Object.keys(changes).map((key) => [key, current[key as keyof AssistantChanges]]));
       await record(tx, updated, "name" in changes ? "renamed" : "capabilities_changed", actor, before, changes);
       return updated;
@@ -151,7 +158,7 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
     async delete(orgId: string, id: string, actor: AssistantActor, ifMatch: number | null = null): Promise<void> {
       await store.transaction(async (tx) => {
         const current = await modifiable(tx, orgId, id, actor, ifMatch);
-        if (!(await tx.assistants.delete(orgId, id, current.version))) throw lostRace(ifMatch);
+        if (!(await tx.assistants.delete(orgId, id, current.version))) throw await lostRaceOn(tx, orgId, id, ifMatch);
         // The deletion is the assistant's last change: it gets the next version, as every change does.
         await record(tx, { ...current, version: current.version + 1, updatedAt: clock() }, "deleted", actor, { name: current.name, capabilities: current.capabilities }, {});
       });
