@@ -160,6 +160,42 @@ describe("contradictions: a version later replaced", () => {
   });
 });
 
+describe("contradictions: what is not a replacement", () => {
+  it("a later memory naming a lower version without saying it went back is history, not the current version", async () => {
+    const { orgId, token } = await server.newTenant();
+    const w = writer(token);
+    const current = await w.encode({ text: "ledger-svc runs v2.0 in production since March.", subject: "ledger-svc", memoryKind: "fact" });
+    const history = await w.encode({ text: "ledger-svc v1.8 was deprecated last year and its docs archived.", subject: "ledger-svc", memoryKind: "fact" });
+    expect(await runContradictions(orgId)).toMatchObject({ actions: 0 });
+    await expectUntouched(current, history);
+    // A newer version, written between the two, still replaces it: the history mention is passed over.
+    const { orgId: otherOrg, token: otherToken } = await server.newTenant();
+    const o = writer(otherToken);
+    const old = await o.encode({ text: "ledger-svc runs v2.0 in production.", subject: "ledger-svc", memoryKind: "fact" });
+    later();
+    const upgrade = await o.encode({ text: "ledger-svc v2.1 is live.", subject: "ledger-svc", memoryKind: "fact" });
+    later();
+    const mention = await o.encode({ text: "ledger-svc v1.8 was deprecated last year.", subject: "ledger-svc", memoryKind: "fact" });
+    expect(await runContradictions(otherOrg)).toMatchObject({ actions: 1 });
+    await expectSuperseded(old, upgrade, SUPERSEDED_CONFIDENCE);
+    await expectUntouched(upgrade, mention);
+  });
+
+  it("a reversal sharing one word with a decision is about something else; one saying little about the same thing reverses it", async () => {
+    const { orgId, token } = await server.newTenant();
+    const w = writer(token);
+    const postgres = await w.encode({ text: "We use Postgres for the ledger database.", subject: "storage", memoryKind: "decision" });
+    later();
+    const mysql = await w.encode({ text: "We no longer use MySQL for the ledger reporting replica.", subject: "storage", memoryKind: "decision" });
+    expect(await runContradictions(orgId)).toMatchObject({ actions: 0 });
+    await expectUntouched(postgres, mysql);
+    later();
+    const dropped = await w.encode({ text: "We no longer use Postgres.", subject: "storage", memoryKind: "decision" });
+    expect(await runContradictions(orgId)).toMatchObject({ actions: 1 });
+    await expectSuperseded(postgres, dropped, SUPERSEDED_CONFIDENCE);
+  });
+});
+
 describe("contradictions: a decision later reversed", () => {
   it("supersedes a decision by the later decision that reverses it, and only what that one is about", async () => {
     const { orgId, token } = await server.newTenant();

@@ -2,6 +2,7 @@ import type { ProcessResult, ReflectionContext, ReflectionProcess } from "../pro
 import type { ReflectionMemory } from "../records";
 import { type Change, applyChanges, scopePages } from "./scope-pages";
 import {
+  compareVersions,
   decisionTerms,
   highestVersionOf,
   kindFamily,
@@ -9,7 +10,8 @@ import {
   namedVersions,
   reversalSignal,
   saysIncidentOpen,
-  sharesTerm,
+  sameMatter,
+  saysRollback,
   statedVersions,
   subjectKey,
 } from "./supersession-rules";
@@ -38,8 +40,8 @@ interface Dated {
 interface Overturners {
   /** Resolved incidents by subject. */
   resolvedIncidents: Map<string, { subject: string; lastEventId: string; updatedAt: Date }>;
-  /** Memories naming versions, newest first, per agent, subject and kind family. */
-  versions: Map<string, Array<Dated & { versions: NamedVersion[] }>>;
+  /** Memories naming versions, newest first, per agent, subject and kind family; `rollback` when one says it went back. */
+  versions: Map<string, Array<Dated & { versions: NamedVersion[]; rollback: boolean }>>;
   /** Decisions that say they reverse something, oldest first, per agent and subject. */
   reversals: Map<string, Array<Dated & { terms: Set<string>; signal: string }>>;
 }
@@ -65,7 +67,7 @@ async function readOverturners(ctx: ReflectionContext): Promise<Overturners> {
       if (named.length > 0) {
         const key = groupKey(memory, subject, kindFamily(memory.memoryKind));
         const list = versions.get(key) ?? [];
-        list.push({ id: memory.id, createdAt: memory.createdAt, versions: named });
+        list.push({ id: memory.id, createdAt: memory.createdAt, versions: named, rollback: saysRollback(memory.text) });
         versions.set(key, list);
       }
       const signal = memory.memoryKind === "decision" ? reversalSignal(memory.text) : null;
@@ -79,6 +81,24 @@ async function readOverturners(ctx: ReflectionContext): Promise<Overturners> {
   }
   for (const list of versions.values()) list.reverse();
   return { resolvedIncidents, versions, reversals };
+}
+
+/**
+ * The newest later memory that states another current version of `label` than `version`, or null when the newest
+ * statement agrees. A higher version replaces this one; a lower one only when its memory says the thing went
+ * back to it ("runs v3.1.0 again"). Without that, a lower version is history ("v1.8 was deprecated"), and an
+ * earlier statement decides.
+ */
+function currentVersionAfter(memory: Dated, label: string | null, version: string, newestFirst: ReadonlyArray<Dated & { versions: NamedVersion[]; rollback: boolean }>) {
+  for (const entry of newestFirst) {
+    if (!isNewer(entry, memory)) break;
+    const current = highestVersionOf(entry.versions, label);
+    if (current === null) continue;
+    const order = compareVersions(current, version);
+    if (order === 0) return null;
+    if (order > 0 || entry.rollback) return { id: entry.id, current };
+  }
+  return null;
 }
 
 /** The first rule that overturns the memory, or null. Conservative: without a shared subject nothing is overturned. */
@@ -99,15 +119,13 @@ function overturnOf(memory: ReflectionMemory, overturners: Overturners): Overtur
   }
 
   for (const [label, version] of statedVersions(namedVersions(memory.text, subject))) {
-    const newer = overturners.versions.get(groupKey(memory, subject, kindFamily(memory.memoryKind)));
-    const newest = newer?.find((entry) => isNewer(entry, memory) && highestVersionOf(entry.versions, label) !== null);
-    const current = newest && highestVersionOf(newest.versions, label);
-    if (newest && current && current !== version) {
+    const replacement = currentVersionAfter(memory, label, version, overturners.versions.get(groupKey(memory, subject, kindFamily(memory.memoryKind))) ?? []);
+    if (replacement) {
       const thing = label ? `${label} for ${memory.subject!.trim()}` : memory.subject!.trim();
       return {
         rule: "version_replaced",
-        by: newest.id,
-        reason: `superseded by ${newest.id}: version ${current} of ${thing} replaces the ${version} this memory names`,
+        by: replacement.id,
+        reason: `superseded by ${replacement.id}: version ${replacement.current} of ${thing} replaces the ${version} this memory names`,
       };
     }
   }
@@ -117,7 +135,7 @@ function overturnOf(memory: ReflectionMemory, overturners: Overturners): Overtur
     if (later.length > 0) {
       const terms = decisionTerms(memory.text, memory.subject);
       // The first later decision that reverses this one; a later reversal of that one supersedes it in turn.
-      const reversal = later.find((entry) => sharesTerm(entry.terms, terms));
+      const reversal = later.find((entry) => sameMatter(entry.terms, terms));
       if (reversal) {
         return {
           rule: "decision_reversed",

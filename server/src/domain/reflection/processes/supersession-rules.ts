@@ -59,11 +59,26 @@ export function decisionTerms(text: string, subject: string | null): Set<string>
   return new Set(analyzeText(text).filter((term) => !subjectTerms.has(term) && !DECISION_WORDS.has(term)));
 }
 
-export function sharesTerm(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+/**
+ * Whether two decisions are about the same thing: at least half the terms of the one that says less are in the
+ * other. One shared word is not enough ("Postgres for the ledger database" and "no longer MySQL for the ledger
+ * reporting replica" share only "ledger").
+ */
+export function sameMatter(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  for (const term of small) if (large.has(term)) return true;
-  return false;
+  let shared = 0;
+  for (const term of small) if (large.has(term)) shared += 1;
+  return shared > 0 && shared * 2 >= small.size;
 }
+
+const ROLLBACK = /\b(?:again|roll(?:ed|ing)?\s+back|revert(?:ed|s|ing)?|downgrad(?:e|ed|es|ing)|back\s+to)\b/i;
+
+/**
+ * Whether a text naming a lower version than an earlier memory says the thing went back to it ("runs v3.1.0
+ * again", "rolled back to 1.8"). Otherwise a lower version is history ("v1.8 was deprecated last year"), not the
+ * current one, and replaces nothing.
+ */
+export const saysRollback = (text: string): boolean => ROLLBACK.test(text);
 
 /**
  * A version a text names, and the name written just before it: what it is a version of (`node 18.0.0`), or
