@@ -196,6 +196,40 @@ describe("contradictions: what is not a replacement", () => {
   });
 });
 
+describe("contradictions: undone by a person", () => {
+  it("restoring a superseded memory clears the link, sets its confidence back, and the same replacement does not supersede it again", async () => {
+    const { orgId, token } = await server.newTenant();
+    const w = writer(token);
+    const first = await w.encode({ text: "search-api runs v7.0.0.", subject: "search-api", memoryKind: "fact", confidence: 0.9 });
+    const plain = await w.encode({ text: "search-api pages the search team.", subject: "search-api", memoryKind: "fact" });
+    later();
+    const second = await w.encode({ text: "search-api runs v7.1.0.", subject: "search-api", memoryKind: "fact" });
+    expect(await runContradictions(orgId)).toMatchObject({ actions: 1 });
+    await expectSuperseded(first, second, SUPERSEDED_CONFIDENCE);
+
+    // Two people restore it at once: one does, the other finds nothing left to restore.
+    const restores = await Promise.all([0, 1].map(() => w.api.memory.restore({ params: { id: first }, body: { reason: "7.1.0 was rolled out to staging only" } })));
+    expect(restores.map((res) => res.status).sort()).toEqual([200, 409]);
+    expect(await row(first)).toMatchObject({ state: "durable", supersededBy: null, supersessionDismissedBy: second, confidence: 0.9 });
+    const provenance = await w.api.memory.provenance({ params: { id: first } });
+    const restoredEntries = provenance.status === 200 ? provenance.body.history.filter((entry) => entry.action === "restored") : [];
+    expect(restoredEntries).toEqual([expect.objectContaining({ fromState: "durable", toState: "durable", reason: "7.1.0 was rolled out to staging only" })]);
+
+    // Not a superseded memory: nothing to restore.
+    const refused = await w.api.memory.restore({ params: { id: plain }, body: {} });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: { code: "invalid_state_transition" } });
+
+    expect(await runContradictions(orgId)).toMatchObject({ actions: 0 });
+    expect(await row(first)).toMatchObject({ supersededBy: null, confidence: 0.9 });
+    later();
+    const third = await w.encode({ text: "search-api runs v7.2.0.", subject: "search-api", memoryKind: "fact" });
+    expect(await runContradictions(orgId)).toMatchObject({ actions: 2 });
+    await expectSuperseded(first, third, SUPERSEDED_CONFIDENCE);
+    await expectSuperseded(second, third, SUPERSEDED_CONFIDENCE);
+  });
+});
+
 describe("contradictions: a decision later reversed", () => {
   it("supersedes a decision by the later decision that reverses it, and only what that one is about", async () => {
     const { orgId, token } = await server.newTenant();

@@ -45,4 +45,18 @@ export interface MemoryRepository {
   recordReinforcement(id: string, at: Date, addUse: (recentUses: readonly Date[]) => Date[]): Promise<MemoryRecord>;
   appendHistory(entry: HistoryRecord): Promise<void>;
   history(memoryId: string): Promise<HistoryRecord[]>;
+  /** What superseded a durable memory (reflection's link) and its confidence before it was lowered; null when nothing did. */
+  supersession(id: string): Promise<Supersession | null>;
+  /**
+   * Compare-and-set in one statement, as changeState: undoes the supersession by `supersededBy` (the link
+   * cleared, remembered as dismissed, the confidence set back), or answers null when the memory is no longer
+   * durable and superseded by it.
+   */
+  dismissSupersession(id: string, supersededBy: string, confidence: number, at: Date): Promise<MemoryRecord | null>;
+}
+
+export interface Supersession {
+  supersededBy: string;
+  /** The confidence reflection lowered, when its event recorded it. */
+  previousConfidence: number | null;
 }

@@ -30,7 +30,7 @@ export type StateChange = keyof typeof stateChanges;
  * Reinforcing, suppressing, restoring and tombstoning one memory, each with its history row, for every
  * caller: access tokens on /v1 and signed-in people on /api differ only in their lookup and author.
  */
-export function memoryStateChanges(store: Pick<Store, "transaction">, clock: Clock) {
+export function memoryStateChanges(store: Pick<Store, "transaction" | "memories">, clock: Clock) {
   async function found(lookup: MemoryLookup, id: string): Promise<MemoryRecord> {
     const memory = await lookup(id);
     // Outside the caller's boundary looks the same as absent: existence is never revealed.
@@ -47,6 +47,28 @@ export function memoryStateChanges(store: Pick<Store, "transaction">, clock: Clo
     createdAt: at,
   });
 
+  /**
+   * Restoring a durable memory undoes reflection's judgment that another replaced it: the link is cleared (and
+   * remembered, so reflection does not make it again), the confidence it lowered is set back, and the history
+   * says so. Null when a concurrent change came first; a memory nothing superseded cannot be restored.
+   */
+  async function dismissSupersession(memory: MemoryRecord, author: ChangeAuthor, reason: string | undefined): Promise<{ memory: TMemory } | null> {
+    const supersession = await store.memories.supersession(memory.id);
+    if (!supersession) {
+      throw new AppError("invalid_state_transition", "Cannot restore a durable memory that reflection has not superseded; it must be suppressed, or superseded.");
+    }
+    const at = clock();
+    const confidence = supersession.previousConfidence ?? memory.confidence;
+    const why = reason ?? `supersession by ${supersession.supersededBy} dismissed; confidence back to ${confidence.toFixed(2)}`;
+    const changed = await store.transaction(async (tx) => {
+      const updated = await tx.memories.dismissSupersession(memory.id, supersession.supersededBy, confidence, at);
+      if (!updated) return null;
+      await tx.memories.appendHistory(historyRow({ memoryId: memory.id, action: "restored", fromState: "durable", toState: "durable" }, author, why, at));
+      return updated;
+    });
+    return changed && { memory: memoryView(changed) };
+  }
+
   return {
     /**
      * Checks the state, then changes it with a compare-and-set that is its transaction's first statement: of
@@ -58,6 +80,11 @@ export function memoryStateChanges(store: Pick<Store, "transaction">, clock: Clo
       for (;;) {
         const memory = await found(lookup, id);
         if (action === "tombstoned" && memory.state === "tombstoned") return { memory: memoryView(memory) };
+        if (action === "restored" && memory.state === "durable") {
+          const restored = await dismissSupersession(memory, author, reason);
+          if (restored) return restored;
+          continue;
+        }
         if (!(from as readonly TMemoryState[]).includes(memory.state)) {
           throw new AppError("invalid_state_transition", `Cannot ${verb} a ${memory.state} memory; it must be ${from.join(" or ")}.`);
         }

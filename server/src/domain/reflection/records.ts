@@ -20,6 +20,8 @@ export interface ReflectionMemory {
   createdAt: Date;
   duplicateOfId: string | null;
   supersededBy: string | null;
+  /** The replacement a person restored this memory from, which does not supersede it again. */
+  supersessionDismissedBy: string | null;
   staleSince: Date | null;
   activation: number | null;
   activationAt: Date | null;

@@ -90,5 +90,19 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
     },
     appendHistory: (entry) => appendHistory(db, entry),
     history: (memoryId) => historyOf(db, memoryId),
+    async supersession(id) {
+      const memory = await db.memory.findUnique({ where: { id }, select: { state: true, supersededBy: true } });
+      if (memory?.state !== "durable" || memory.supersededBy === null) return null;
+      const event = await db.reflectionEvent.findFirst({ where: { memoryId: id, action: "superseded" }, orderBy: { createdAt: "desc" }, select: { details: true } });
+      const previous = event?.details ? (JSON.parse(event.details) as { previousConfidence?: unknown }).previousConfidence : undefined;
+      return { supersededBy: memory.supersededBy, previousConfidence: typeof previous === "number" ? previous : null };
+    },
+    async dismissSupersession(id, supersededBy, confidence, at) {
+      const { count } = await db.memory.updateMany({
+        where: { id, state: "durable", supersededBy },
+        data: { supersededBy: null, supersessionDismissedBy: supersededBy, confidence, updatedAt: at },
+      });
+      return count === 0 ? null : memoryRecord(await db.memory.findUniqueOrThrow({ where: { id } }));
+    },
   };
 }

@@ -13,7 +13,7 @@ type MemoryRow = Awaited<ReturnType<PrismaTx["memory"]["findUniqueOrThrow"]>>;
 const COLUMNS = {
   id: true, agentSlug: true, subject: true, text: true, memoryKind: true, confidence: true, state: true, source: true, eventId: true,
   searchText: true, reinforcementCount: true, lastReinforcedAt: true, recentUses: true, createdAt: true, duplicateOfId: true,
-  supersededBy: true, staleSince: true, activation: true, activationAt: true,
+  supersededBy: true, supersessionDismissedBy: true, staleSince: true, activation: true, activationAt: true,
 } as const;
 
 function toMemory(row: Pick<MemoryRow, keyof typeof COLUMNS>): ReflectionMemory {

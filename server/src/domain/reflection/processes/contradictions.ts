@@ -151,7 +151,8 @@ function overturnOf(memory: ReflectionMemory, overturners: Overturners): Overtur
 /**
  * Durable memories that a newer memory or a workflow overturned (an incident later resolved, a version later
  * replaced, a decision later reversed) are linked to their replacement and demoted. They stay durable: nothing
- * disappears, and a person can still find and restore what reflection judged out of date.
+ * disappears, and a person can restore what reflection judged out of date (the link cleared, the confidence set
+ * back), after which the same replacement does not supersede it again.
  */
 export const contradictionsProcess: ReflectionProcess = {
   name: "contradictions",
@@ -165,7 +166,8 @@ export const contradictionsProcess: ReflectionProcess = {
       const changes: Change[] = [];
       for (const memory of page) {
         const overturn = overturnOf(memory, overturners);
-        if (!overturn) continue;
+        // A person restored it from this replacement once: that judgment stands (a newer replacement may still come).
+        if (!overturn || overturn.by === memory.supersessionDismissedBy) continue;
         const confidence = Math.min(memory.confidence, SUPERSEDED_CONFIDENCE);
         changes.push((memories) =>
           memories.flag(

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Memory" ADD COLUMN     "supersessionDismissedBy" TEXT;
