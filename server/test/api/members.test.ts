@@ -88,6 +88,16 @@ describe("adding", () => {
 });
 
 describe("what admins may do", () => {
+  it("only with the role they have when the change is made: an admin demoted while the request was on its way adds no one", async () => {
+    const orgId = await server.newOrg();
+    const admin = await server.signedIn(orgId, "admin");
+    const newcomer = await server.newPerson(await server.newOrg());
+    await server.services.memberships.changeRole(orgId, admin.userId, "member", "cli");
+    // The request was authorized as an admin; by the time it writes, its actor is a member.
+    await expect(server.services.memberships.add(orgId, newcomer.userId, "member", { userId: admin.userId, role: "admin", label: admin.email })).rejects.toMatchObject({ code: "permission_denied" });
+    expect(await roleOf(orgId, newcomer.userId)).toBeNull();
+  });
+
   it("add members and admins", async () => {
     const orgId = await server.newOrg();
     const admin = await server.signedIn(orgId, "admin");

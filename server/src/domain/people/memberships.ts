@@ -54,6 +54,9 @@ export function membershipService(store: Store, { clock }: { clock: Clock }) {
       try {
         return await store.transaction(async (tx) => {
           if (!(await tx.organizations.find(orgId))) throw new AppError("invalid_parameter", `No organization ${orgId}.`, "orgId");
+          // As every change to members: under the organization's lock, with the role the actor has now.
+          await tx.organizations.lock(orgId);
+          authorizeMembershipChange(await actingNow(tx, orgId, actor), null, role);
           if (await tx.memberships.find(orgId, userId)) throw new AppError("already_exists", "That person is already a member.");
           return tx.memberships.add({ orgId, userId, role, at: clock() });
         });
