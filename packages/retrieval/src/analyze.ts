@@ -129,7 +129,7 @@ export function analyzeWords(text: string): AnalysedWord[] {
     const afterWord = previous && BETWEEN_WORDS.test(folded.slice(previous.end, match.index));
     if (pieces.length === 1) {
       const lower = pieces[0]!.toLowerCase();
-      if (afterWord && PARTICLES.has(lower)) {
+      if (afterWord && PARTICLES.has(lower) && terms < MAX_TERMS_PER_TEXT) {
         previous!.word.forms.push(stemOf(previous!.stem + lower));
         terms += 1;
       }
@@ -148,19 +148,13 @@ export function analyzeWords(text: string): AnalysedWord[] {
     const forms = STOP_WORDS.has(whole) ? [] : identifierForms(whole);
     const parts = pieces.flatMap((piece) => normalizeWord(piece.toLowerCase()) ?? []);
     if (forms.length > 0 || parts.length > 0) {
+      // An identifier's parts can go past the bound: it keeps its terms in order up to it.
+      const room = MAX_TERMS_PER_TEXT - terms;
+      forms.length = Math.min(forms.length, room);
+      parts.length = Math.min(parts.length, room - forms.length);
       words.push({ forms, parts });
       terms += forms.length + parts.length;
     }
-  }
-  // The last word may have gone past the bound (a particle's form, or an identifier's parts): cut it there.
-  for (let excess = terms - MAX_TERMS_PER_TEXT; excess > 0; ) {
-    const last = words.at(-1)!;
-    const cut = Math.min(excess, last.parts.length + last.forms.length);
-    const fromParts = Math.min(cut, last.parts.length);
-    last.parts.length -= fromParts;
-    last.forms.length -= cut - fromParts;
-    excess -= cut;
-    if (last.forms.length + last.parts.length === 0) words.pop();
   }
   return words;
 }
