@@ -39,6 +39,20 @@ async function countedFromRows(orgId: string) {
   return { documents: rows.length, averageLength: rows.length === 0 ? 0 : terms / rows.length };
 }
 
+/**
+ * On Postgres, the timeline newest-first lookups walk: exactly the durable memories, with their current agent,
+ * time and terms (empty elsewhere).
+ */
+async function timelineAndDurable(orgId: string) {
+  if (server.database.provider !== "postgres") return { timeline: [], durable: [] };
+  const read = (table: string, durableOnly: string) =>
+    server.db.$queryRawUnsafe<unknown[]>(
+      `SELECT "id", "agentSlug", "createdAt", "searchVector"::text AS "terms" FROM "${table}" WHERE "orgId" = $1 AND "environment" = 'production' ${durableOnly} ORDER BY "id"`,
+      orgId,
+    );
+  return { timeline: await read("MemoryTimeline", ""), durable: await read("Memory", `AND "state" = 'durable'`) };
+}
+
 const stateOf = (orgId: string) => server.services.store.memories.collectionState({ orgId, environment: "production" });
 
 /** Each term's documents as the change log adds them up from the scope's first version, beside a fresh count. */
@@ -67,6 +81,8 @@ describe("collection state", () => {
       expect(state.averageLength).toBeCloseTo(counted.averageLength, 9);
       const { logged, counted: fresh } = await loggedAndCounted(orgId, state.version);
       expect(logged).toEqual(fresh);
+      const { timeline, durable } = await timelineAndDurable(orgId);
+      expect(timeline).toEqual(durable);
       return state.version;
     };
     const ids = await Promise.all(["The ledger service settles payments nightly.", "Alerts route to the payments on-call.", "Short."].map((text) => encode(api, text)));

@@ -65,6 +65,9 @@ describe(`migrations on ${databaseUnderTest}`, () => {
           "Memory_collection_delete",
           "Memory_collection_insert",
           "Memory_collection_update",
+          "Memory_timeline_delete",
+          "Memory_timeline_insert",
+          "Memory_timeline_update",
         ]);
       }
     } finally {
@@ -116,6 +119,12 @@ describe(`migrations on ${databaseUnderTest}`, () => {
         documents: 1,
         totalTerms: 4n,
       });
+      // And on Postgres the timeline newest-first lookups walk holds them.
+      if (database.provider === "postgres") {
+        expect(await upgraded.$queryRawUnsafe(`SELECT "id", "searchVector"::text AS "terms" FROM "MemoryTimeline"`)).toEqual([
+          { id: "mem_old", terms: "'before' 'stored' 'the' 'upgrade.'" },
+        ]);
+      }
     } finally {
       await upgraded.$disconnect();
     }

@@ -41,30 +41,44 @@ interface Position {
   id: string;
 }
 
-/** Postgres's full-text search: the GIN-indexed tsvector column "searchVector" derived from searchText. */
+/** The durable memories a scope sees on the timeline (alias t): as scopeFilter, for "MemoryTimeline". */
+function timelineFilter(scope: MemoryScope): Sql {
+  const agent = scope.agentSlug === null ? empty : sql`AND (t."agentSlug" = ${scope.agentSlug} OR t."agentSlug" IS NULL)`;
+  return sql`t."orgId" = ${scope.orgId} AND t."environment" = ${scope.environment} ${agent}`;
+}
+
+/**
+ * Postgres's full-text search: the GIN-indexed tsvector column "searchVector" derived from searchText, and for
+ * walks in time order the narrow "MemoryTimeline" (each durable memory's scope, time, agent and vector, kept by
+ * triggers in every write's transaction), a third of a Memory row's width (docs/performance.md).
+ */
 export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK): FullTextSearch {
   const candidate = candidateSelect(packRow);
-  const olderThan = (position: Position | null) => (position ? sql`AND (m."createdAt", m."id") < (${position.createdAt}, ${position.id})` : empty);
+  const olderThan = (position: Position | null, alias: "m" | "t") =>
+    position ? sql`AND (${raw(alias)}."createdAt", ${raw(alias)}."id") < (${position.createdAt}, ${position.id})` : empty;
 
   /** The newest `limit` matches among the `rows` memories of the scope that come next in time order after `after`. */
   const newestAmong = async (db: SqlReads, scope: MemoryScope, tsquery: string, after: Position | null, rows: number, limit: number) =>
     unpackCandidates(
       await db.rows<PackedRow>(sql`
         SELECT ${candidate} FROM (
-          SELECT * FROM "Memory" m WHERE ${scopeFilter(scope)} ${olderThan(after)}
-          ORDER BY m."createdAt" DESC, m."id" DESC
-          LIMIT ${rows}
-        ) m
-        WHERE m."searchVector" @@ ${tsquery}::tsquery
-        ORDER BY m."createdAt" DESC, m."id" DESC
-        LIMIT ${limit}`),
+          SELECT t."id", t."createdAt" FROM (
+            SELECT * FROM "MemoryTimeline" t WHERE ${timelineFilter(scope)} ${olderThan(after, "t")}
+            ORDER BY t."createdAt" DESC, t."id" DESC
+            LIMIT ${rows}
+          ) t
+          WHERE t."searchVector" @@ ${tsquery}::tsquery
+          ORDER BY t."createdAt" DESC, t."id" DESC
+          LIMIT ${limit}
+        ) t JOIN "Memory" m ON m."id" = t."id"
+        ORDER BY t."createdAt" DESC, t."id" DESC`),
     );
 
-  /** The last of those `rows` memories (read from the index alone), or null when the scope has fewer. */
+  /** The last of those `rows` memories (read from the timeline's key alone), or null when the scope has fewer. */
   const lastOf = async (db: SqlReads, scope: MemoryScope, after: Position | null, rows: number): Promise<Position | null> => {
     const [last] = await db.rows<Position>(sql`
-      SELECT m."createdAt", m."id" FROM "Memory" m WHERE ${scopeFilter(scope)} ${olderThan(after)}
-      ORDER BY m."createdAt" DESC, m."id" DESC
+      SELECT t."createdAt", t."id" FROM "MemoryTimeline" t WHERE ${timelineFilter(scope)} ${olderThan(after, "t")}
+      ORDER BY t."createdAt" DESC, t."id" DESC
       OFFSET ${rows - 1} LIMIT 1`);
     return last ?? null;
   };
@@ -86,7 +100,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
       }
       // Newest first is asked for only when the terms are common. The planner, counting terms as independent,
       // may expect few memories to hold them all and read every match before sorting (thousands in a large
-      // organization, a page read each). The scope's newest memories, read in order from their index, usually
+      // organization, a page read each). The scope's newest memories, read in order from the timeline, usually
       // hold the answer. Past them, walking on costs a fraction of a page read a row, so the walk goes on while
       // the window's share of matches says the rest lie near; the planner searches only what lies beyond.
       let found = await newestAmong(db, scope, tsquery, null, sizes.window, limit);
@@ -103,7 +117,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
       const older = unpackCandidates(
         await db.rows<PackedRow>(sql`
           SELECT ${candidate} FROM "Memory" m
-          WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)} ${olderThan(end)}
+          WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)} ${olderThan(end, "m")}
           ORDER BY m."createdAt" DESC, m."id" DESC
           LIMIT ${limit - found.length}`),
       );
