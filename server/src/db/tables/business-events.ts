@@ -2,7 +2,8 @@ import type { TEnvironment } from "@engram/contract";
 import type { EventRepository } from "../../domain/events/ports";
 import type { BusinessEventRecord, KeySource } from "../../domain/events/records";
 import type { PrismaTx } from "../prisma";
-import { columnList, join, type Row, type Table } from "../sql";
+import { columnList, join, type Row, sql, type Table } from "../sql";
+import { PLAN_ONCE, prismaReads, type SqlReads } from "../sql-reads";
 import { organizationTable } from "./organizations";
 
 const EVENT_COLUMNS = [
@@ -48,7 +49,8 @@ function eventRecord(row: EventRow): BusinessEventRecord {
   };
 }
 
-export function eventRepository(db: PrismaTx): EventRepository {
+/** `reads` serves the key lookup of every event batch (outside a transaction: the driver's own statements). */
+export function eventRepository(db: PrismaTx, reads: SqlReads = prismaReads(db)): EventRepository {
   return {
     async find(id) {
       const row = await db.businessEvent.findUnique({ where: { id } });
@@ -74,10 +76,12 @@ export function eventRepository(db: PrismaTx): EventRepository {
     },
     async findByKeys({ orgId, environment }, keys) {
       if (keys.length === 0) return [];
-      // On the batched ingestion path: plain SQL, as the ORM's per-query cost dominates there.
-      const rows = await db.$queryRaw<Array<EventRow & { response: string | null }>>`
-        SELECT ${columnList(EVENT_COLUMNS)} FROM "BusinessEvent"
-        WHERE "orgId" = ${orgId} AND "environment" = ${environment} AND "idempotencyKey" IN (${join([...keys])})`;
+      // On the batched ingestion path: plain SQL on the driver, as the ORM's per-query cost dominates there.
+      const rows = await reads.rows<EventRow & { response: string | null }>(
+        sql`SELECT ${columnList(EVENT_COLUMNS)} FROM "BusinessEvent"
+          WHERE "orgId" = ${orgId} AND "environment" = ${environment} AND "idempotencyKey" IN (${join([...keys])})`,
+        PLAN_ONCE,
+      );
       // Events stored before answers were kept: their answer is rebuilt, which needs their candidates.
       const unanswered = rows.filter((row) => row.response === null).map((row) => row.id);
       const candidates = unanswered.length === 0 ? [] : await db.memory.findMany({ where: { eventId: { in: unanswered } }, select: { id: true, eventId: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });

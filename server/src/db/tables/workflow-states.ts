@@ -4,6 +4,7 @@ import type { WorkflowStateRecord } from "../../domain/events/records";
 import { newId } from "../../domain/kernel/ids";
 import type { PrismaTx } from "../prisma";
 import { join, type Row, sql, type Table } from "../sql";
+import { PLAN_ONCE, prismaReads, type SqlReads } from "../sql-reads";
 import { organizationTable } from "./organizations";
 
 const WORKFLOW_COLUMNS = ["id", "orgId", "environment", "workflow", "subject", "track", "state", "details", "lastEventId", "createdAt", "updatedAt"] as const;
@@ -38,16 +39,17 @@ function toRecord(row: WorkflowRow): WorkflowStateRecord {
   };
 }
 
-export function workflowRepository(db: PrismaTx): WorkflowRepository {
+/** `reads` serves the state lookup of every event batch (outside a transaction: the driver's own statements). */
+export function workflowRepository(db: PrismaTx, reads: SqlReads = prismaReads(db)): WorkflowRepository {
   return {
     async findMany(keys) {
       if (keys.length === 0) return [];
-      // On the batched ingestion path: one plain SQL read for the whole batch.
+      // On the batched ingestion path: one plain SQL read on the driver for the whole batch.
       const matches = keys.map(
         (key) =>
           sql`("orgId" = ${key.orgId} AND "environment" = ${key.environment} AND "workflow" = ${key.workflow} AND "subject" = ${key.subject} AND "track" = ${key.track})`,
       );
-      const rows = await db.$queryRaw<WorkflowRow[]>`SELECT * FROM "WorkflowState" WHERE ${join(matches, " OR ")}`;
+      const rows = await reads.rows<WorkflowRow>(sql`SELECT * FROM "WorkflowState" WHERE ${join(matches, " OR ")}`, PLAN_ONCE);
       return rows.map((row) => toRecord({ ...row, updatedAt: new Date(row.updatedAt) }));
     },
     async list(orgId, environment) {
