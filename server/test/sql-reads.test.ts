@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, databaseUnderTest, startTestServer, type TestServer } from "@engram/test-support";
+import { apiClient, startTestServer, type TestServer } from "@engram/test-support";
 import { postgresPool } from "../src/db/prisma";
 import { raw, sql } from "../src/db/sql";
-import { PLAN_ONCE, postgresReads, type SqlReads, sqliteReads } from "../src/db/sql-reads";
+import { postgresReads, type SqlReads, sqliteReads } from "../src/db/sql-reads";
 import { openSqliteConnection } from "../src/db/sqlite-connection";
 
 /**
@@ -16,11 +16,9 @@ beforeAll(async () => {
   server = await startTestServer();
   const { database } = server;
   if (database.provider === "postgres") {
-    // As the store opens them: statements planned for their values, and those planned once on their own pool.
     const pool = postgresPool(database);
-    const plannedOnce = postgresPool(database, "once");
-    reads = postgresReads(pool, plannedOnce);
-    close = async () => void (await Promise.all([pool.end(), plannedOnce.end()]));
+    reads = postgresReads(pool);
+    close = () => pool.end();
   } else {
     const sqlite = openSqliteConnection(database.file);
     reads = sqliteReads(sqlite);
@@ -50,19 +48,6 @@ describe("reads on the driver", () => {
     } finally {
       if (zone === undefined) delete process.env.TZ;
       else process.env.TZ = zone;
-    }
-  });
-
-  it.runIf(databaseUnderTest === "postgres")("plans a statement for its values every time unless it is marked to be planned once", async () => {
-    const mode = async (options?: typeof PLAN_ONCE) =>
-      (await reads.rows<{ mode: string }>(sql`SELECT current_setting('plan_cache_mode') AS "mode"`, options))[0]!.mode;
-    expect(await mode()).toBe("force_custom_plan");
-    expect(await mode(PLAN_ONCE)).toBe("force_generic_plan");
-    // Planned once, a statement answers for each value as planned for it would.
-    const { orgId } = await server.newTenant();
-    for (const id of [orgId, "org_missing"]) {
-      const statement = sql`SELECT "id" FROM "Organization" WHERE "id" = ${id}`;
-      expect(await reads.rows(statement, PLAN_ONCE)).toEqual(await reads.rows(statement));
     }
   });
 

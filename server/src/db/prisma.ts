@@ -38,17 +38,16 @@ export async function connectPrisma(config: DatabaseConfig, { lockWaitMs, pool }
 
 /**
  * The Postgres connections of one store. Without a connection timeout a query waits for a free connection (or
- * an unreachable server) forever. By default statements prepared by name are planned for their values every
- * time: a generic plan cannot weigh a full-text query's terms, and one that suits common words reads every row
- * for rare ones (measured: 5 → 26 ms for one retrieval, docs/performance.md). A second pool, `plans: "once"`,
- * serves the reads whose best plan is the same for any values, which then skip planning (a third of their time).
+ * an unreachable server) forever. Statements prepared by name are planned for their values every time: a
+ * generic plan cannot weigh a full-text query's terms, and one that suits common words reads every row for
+ * rare ones (measured: 5 → 26 ms for one retrieval, docs/performance.md).
  */
-export function postgresPool(config: Extract<DatabaseConfig, { provider: "postgres" }>, plans: "per-values" | "once" = "per-values"): pg.Pool {
+export function postgresPool(config: Extract<DatabaseConfig, { provider: "postgres" }>): pg.Pool {
   return new pg.Pool({
     connectionString: config.url,
     max: config.poolSize ?? 10,
     connectionTimeoutMillis: config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
-    options: `-c plan_cache_mode=${plans === "once" ? "force_generic_plan" : "force_custom_plan"}`,
+    options: "-c plan_cache_mode=force_custom_plan",
   });
 }
 

@@ -11,17 +11,8 @@ import { MAX_PREPARED, type SqliteConnection, sqliteValue } from "./sqlite-conne
  * statement is prepared once per connection and run again by name.
  */
 export interface SqlReads {
-  rows<T>(statement: Sql, options?: ReadOptions): Promise<T[]>;
+  rows<T>(statement: Sql): Promise<T[]>;
 }
-
-export interface ReadOptions {
-  /**
-   * The statement's best plan is the same whatever its values (a keyed lookup, a walk of one index in order),
-   * so Postgres may plan it once per connection; otherwise it is planned for its values every time.
-   */
-  planOnce?: boolean;
-}
-export const PLAN_ONCE: ReadOptions = { planOnce: true };
 
 /** Reads through Prisma: inside a transaction, whose reads must see its own writes. */
 export const prismaReads = (db: PrismaTx): SqlReads => ({ rows: (statement) => db.$queryRaw(statement) });
@@ -36,12 +27,8 @@ const utcTypes = {
 /** A value bound on pg directly; a Date as its UTC instant (Postgres ignores the zone of a value for a column without one). */
 export const postgresValue = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
 
-/**
- * Reads as named prepared statements: over the pool Prisma's adapter shares, whose connections plan each
- * statement for its values, or, for statements planned once, over `plannedOnce`, whose connections keep the
- * first plan (docs/performance.md).
- */
-export function postgresReads(pool: pg.Pool, plannedOnce: pg.Pool = pool): SqlReads {
+/** Reads over the pool Prisma's adapter shares, as named prepared statements. */
+export function postgresReads(pool: pg.Pool): SqlReads {
   const names = new Map<string, string>();
   const nameOf = (text: string) => {
     let name = names.get(text);
@@ -49,8 +36,8 @@ export function postgresReads(pool: pg.Pool, plannedOnce: pg.Pool = pool): SqlRe
     return name;
   };
   return {
-    async rows<T>(statement: Sql, options?: ReadOptions) {
-      const result = await (options?.planOnce ? plannedOnce : pool).query({ name: nameOf(statement.text), text: statement.text, values: statement.values.map(postgresValue), types: utcTypes });
+    async rows<T>(statement: Sql) {
+      const result = await pool.query({ name: nameOf(statement.text), text: statement.text, values: statement.values.map(postgresValue), types: utcTypes });
       return result.rows as T[];
     },
   };

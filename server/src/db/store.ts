@@ -79,8 +79,7 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
   // The hot paths run on the drivers: on Postgres over the pool Prisma's adapter shares, on SQLite on a
   // connection of the store's own (docs/storage-and-migrations.md).
   const sqlite = config.provider === "sqlite" ? openSqliteConnection(config.file) : null;
-  const plannedOnce = config.provider === "postgres" ? postgresPool(config, "once") : undefined;
-  const reads = pool ? postgresReads(pool, plannedOnce) : sqliteReads(sqlite!);
+  const reads = pool ? postgresReads(pool) : sqliteReads(sqlite!);
   const runAtomically = pool ? postgresTransaction(pool) : sqliteTransaction(sqlite!);
   return {
     provider: config.provider,
@@ -97,7 +96,6 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
     async close() {
       sqlite?.close();
       await prisma.$disconnect();
-      await plannedOnce?.end();
     },
   };
 }

@@ -2,7 +2,7 @@ import { newId } from "../../domain/kernel/ids";
 import type { IdempotencyKeyScope, IdempotencyRepository, KeyClaim } from "../../domain/writes/ports";
 import type { PrismaTx } from "../prisma";
 import { join, type Row, type Sql, sql, type Table } from "../sql";
-import { PLAN_ONCE, prismaReads, type SqlReads } from "../sql-reads";
+import { prismaReads, type SqlReads } from "../sql-reads";
 
 const IDEMPOTENCY_COLUMNS = ["id", "orgId", "environment", "route", "key", "requestHash", "status", "responseBody", "createdAt", "expiresAt"] as const;
 type IdempotencyColumn = (typeof IDEMPOTENCY_COLUMNS)[number];
@@ -38,7 +38,7 @@ export function idempotencyRepository(db: PrismaTx, reads: SqlReads = prismaRead
       const rows = await reads.rows<{ key: string; requestHash: string; status: unknown; responseBody: string; expiresAt: Date | string }>(sql`
         SELECT "key", "requestHash", "status", "responseBody", "expiresAt" FROM "IdempotencyRecord"
         WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "route" = ${scope.route}
-          AND "key" IN (${join([...keys])})`, PLAN_ONCE);
+          AND "key" IN (${join([...keys])})`);
       return rows.map((row) => ({
         key: row.key,
         requestHash: row.requestHash,

@@ -1,6 +1,6 @@
 import type { MemoryScope } from "../../../domain/memory/ports";
 import type { CandidateQuery, CollectionScope, CountedTerms, Neighbour, NeighbourAnchor, NeighbourWindow, SearchCandidate } from "../../../domain/retrieval/ports";
-import { PLAN_ONCE, type SqlReads } from "../../sql-reads";
+import type { SqlReads } from "../../sql-reads";
 import { empty, join, type PackedRow, packedDate, type PackRow, raw, type Sql, sql, unpackRows } from "../../sql";
 import { type MemoryColumn, MEMORY_TIMESTAMPS, recentUsesOf } from "./memory-table";
 
@@ -69,7 +69,7 @@ export function termsExpression(query: CandidateQuery, syntax: { and: string; or
 export function candidatesById(packRow: PackRow): FullTextSearch["byId"] {
   const select = candidateSelect(packRow);
   return async (db, scope, ids) =>
-    unpackCandidates(await db.rows<PackedRow>(sql`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope)}`, PLAN_ONCE));
+    unpackCandidates(await db.rows<PackedRow>(sql`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope)}`));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CollectionChange, CollectionScope, CollectionState } from "../../../domain/retrieval/ports";
 import { type Sql, sql } from "../../sql";
-import { PLAN_ONCE, type SqlReads } from "../../sql-reads";
+import type { SqlReads } from "../../sql-reads";
 
 /**
  * The "MemoryCollection" row of a scope: its durable memories, their terms and the versions, all kept by
@@ -10,7 +10,7 @@ import { PLAN_ONCE, type SqlReads } from "../../sql-reads";
 export async function collectionState(db: SqlReads, scope: CollectionScope): Promise<CollectionState> {
   const [row] = await db.rows<Record<"documents" | "totalTerms" | "version" | "vectorsVersion", number | bigint | string>>(sql`
     SELECT "documents", "totalTerms", "version", "vectorsVersion" FROM "MemoryCollection"
-    WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment}`, PLAN_ONCE);
+    WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment}`);
   if (!row) return { documents: 0, averageLength: 0, version: 0n, vectorsVersion: 0n };
   const documents = Number(row.documents);
   return {
@@ -49,7 +49,7 @@ export async function collectionChanges(
     SELECT "version", "delta", "searchText" FROM "MemoryCollectionChange"
     WHERE ${inRange}
       AND (SELECT coalesce(sum(length(c."searchText")), 0) FROM (SELECT "searchText" FROM "MemoryCollectionChange" WHERE ${inRange} LIMIT ${limit + 1}) c) <= ${maxText}
-    ORDER BY "version" LIMIT ${limit + 1}`, PLAN_ONCE);
+    ORDER BY "version" LIMIT ${limit + 1}`);
   if (rows.length > limit || rows.length === 0 || readVersion(rows[0]!.version) !== after + 1n) return null;
   return rows.map((row) => ({
     version: readVersion(row.version),

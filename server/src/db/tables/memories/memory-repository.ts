@@ -3,7 +3,7 @@ import type { MemorySearch } from "../../../domain/retrieval/ports";
 import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
 import { join, type PackedRow, sql, unpackRows } from "../../sql";
-import { PLAN_ONCE, prismaReads, type SqlReads } from "../../sql-reads";
+import { prismaReads, type SqlReads } from "../../sql-reads";
 import { appendHistory, historyOf } from "../memory-history";
 import { collectionChanges, collectionState } from "./memory-collection";
 import { MEMORY_TIMESTAMPS, memoryRecord, packedMemoryRecord, RECORD_COLUMNS } from "./memory-table";
@@ -74,7 +74,7 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
     async findManyByIds(ids) {
       if (ids.length === 0) return [];
       // On the retrieval path: packed, as the candidates are.
-      const rows = await reads.rows<PackedRow>(sql`SELECT ${packedRecord} FROM "Memory" m WHERE m."id" IN (${join([...ids])})`, PLAN_ONCE);
+      const rows = await reads.rows<PackedRow>(sql`SELECT ${packedRecord} FROM "Memory" m WHERE m."id" IN (${join([...ids])})`);
       return unpackRows(rows).map(packedMemoryRecord);
     },
     async changeState(id, from, to, at) {

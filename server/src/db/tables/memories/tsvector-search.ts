@@ -1,7 +1,7 @@
 import type { CandidateQuery } from "../../../domain/retrieval/ports";
 import type { PackedRow, PackRow } from "../../sql";
 import { empty, join, raw, type Sql, sql } from "../../sql";
-import { PLAN_ONCE, type SqlReads } from "../../sql-reads";
+import type { SqlReads } from "../../sql-reads";
 import type { MemoryScope } from "../../../domain/memory/ports";
 import { readVersion, versionOf } from "./memory-collection";
 import { candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates, unpackNeighbours } from "./full-text";
@@ -71,7 +71,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
           ORDER BY t."createdAt" DESC, t."id" DESC
           LIMIT ${limit}
         ) t JOIN "Memory" m ON m."id" = t."id"
-        ORDER BY t."createdAt" DESC, t."id" DESC`, PLAN_ONCE),
+        ORDER BY t."createdAt" DESC, t."id" DESC`),
     );
 
   /** The last of those `rows` memories (read from the timeline's key alone), or null when the scope has fewer. */
@@ -79,7 +79,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
     const [last] = await db.rows<Position>(sql`
       SELECT t."createdAt", t."id" FROM "MemoryTimeline" t WHERE ${timelineFilter(scope)} ${olderThan(after, "t")}
       ORDER BY t."createdAt" DESC, t."id" DESC
-      OFFSET ${rows - 1} LIMIT 1`, PLAN_ONCE);
+      OFFSET ${rows - 1} LIMIT 1`);
     return last ?? null;
   };
 
@@ -142,14 +142,14 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
             ${side(sql`m."createdAt" < a."at" AND m."createdAt" >= a."from"`, "DESC")}
             UNION ALL
             ${side(sql`m."createdAt" > a."at" AND m."createdAt" <= a."to"`, "ASC")}
-          ) AS s`, PLAN_ONCE),
+          ) AS s`),
       );
     },
     countable: searchable,
     async documentFrequencies(db, scope, terms) {
       // One statement is one snapshot: the counts are those of the version read beside them.
       if (!terms.some(searchable)) {
-        const [row] = await db.rows<{ version: unknown }>(sql`SELECT ${versionOf(scope)} AS "version"`, PLAN_ONCE);
+        const [row] = await db.rows<{ version: unknown }>(sql`SELECT ${versionOf(scope)} AS "version"`);
         return { version: readVersion(row?.version), documents: terms.map(() => 0) };
       }
       // One pass over the rows holding any of the terms (found through the GIN index), counted per term.
