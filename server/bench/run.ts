@@ -78,12 +78,15 @@ const rssMb = () => process.memoryUsage().rss / MB;
 /** The SQLite file with its write-ahead log, in MB. */
 const sqliteSizeMb = (file: string) => [file, `${file}-wal`].reduce((sum, path) => sum + (existsSync(path) ? statSync(path).size : 0), 0) / MB;
 
-/** What autovacuum does after a bulk load: vacuum (which also merges the GIN index's pending list) and analyse. */
+/**
+ * What autovacuum does after a bulk load: vacuum (which also merges the GIN index's pending list) and analyse,
+ * the memories and the timeline newest-first lookups walk.
+ */
 async function vacuumAnalyzeMemories(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query('VACUUM ANALYZE "Memory"');
+    await client.query('VACUUM ANALYZE "Memory", "MemoryTimeline"');
   } finally {
     await client.end();
   }

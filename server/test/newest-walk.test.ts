@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseUnderTest, startTestServer, type TestServer } from "@engram/test-support";
 import { dialectFor } from "../src/db/dialect";
 import { postgresPool } from "../src/db/prisma";
-import { sql } from "../src/db/sql";
+import { empty, sql } from "../src/db/sql";
 import { postgresReads, type SqlReads } from "../src/db/sql-reads";
 import { tsvectorSearch } from "../src/db/tables/memories/tsvector-search";
 import type { MemoryScope } from "../src/domain/memory/ports";
@@ -31,8 +31,9 @@ const wordsOf = (i: number) =>
 
 /** The newest `limit` matches as the plainest query finds them: every match, sorted. */
 async function newestMatches(scope: MemoryScope, tsquery: string, limit: number): Promise<string[]> {
+  const agent = scope.agentSlug === null ? empty : sql`AND (m."agentSlug" = ${scope.agentSlug} OR m."agentSlug" IS NULL)`;
   const rows = await server.db.$queryRaw<Array<{ id: string }>>(sql`
-    SELECT m."id" FROM "Memory" m WHERE m."orgId" = ${scope.orgId} AND m."environment" = 'production' AND m."state" = 'durable'
+    SELECT m."id" FROM "Memory" m WHERE m."orgId" = ${scope.orgId} AND m."environment" = 'production' AND m."state" = 'durable' ${agent}
       AND m."searchVector" @@ ${tsquery}::tsquery
     ORDER BY m."createdAt" DESC, m."id" DESC LIMIT ${limit}`);
   return rows.map(({ id }) => id);
@@ -42,7 +43,7 @@ const search = () => tsvectorSearch(dialectFor("postgres").packRow, sizes);
 const lookup = (terms: string[], limit: number): CandidateQuery => ({ groups: terms.map((term) => [term]), match: "all", order: "newest", limit });
 
 describe.runIf(databaseUnderTest === "postgres")("newest-first lookups on Postgres", () => {
-  const scopes: Record<"large" | "small" | "tiny", MemoryScope> = {} as never;
+  const scopes: Record<"large" | "small" | "tiny" | "agent", MemoryScope> = {} as never;
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -51,12 +52,14 @@ describe.runIf(databaseUnderTest === "postgres")("newest-first lookups on Postgr
     const counting = postgresReads(pool);
     reads = { rows: (statement) => (statements.push(statement.text), counting.rows(statement)) };
     endPool = () => pool.end();
-    for (const [name, count] of [["large", 400], ["small", 30], ["tiny", 10]] as const) {
+    // In "agent", memory i is shared, agent-a's, agent-b's, agent-a's in turn; agent-a's lookups see 3 in 4.
+    const agentOf = (name: string, i: number) => (name === "agent" ? [null, "agent-a", "agent-b", "agent-a"][i % 4]! : null);
+    for (const [name, count] of [["large", 400], ["small", 30], ["tiny", 10], ["agent", 400]] as const) {
       const { orgId, token } = await server.newTenant();
       const caller = await server.services.tokens.authenticate(token, "t");
-      scopes[name] = { orgId, environment: "production", agentSlug: null };
+      scopes[name] = { orgId, environment: "production", agentSlug: name === "agent" ? "agent-a" : null };
       for (let i = 0; i < count; i++) {
-        await server.services.memories.encode(caller, null, { text: `Entry ${i} ${wordsOf(i).join(" ")} filler`, memoryKind: "fact", confidence: 0.8 }, undefined);
+        await server.services.memories.encode(caller, agentOf(name, i), { text: `Entry ${i} ${wordsOf(i).join(" ")} filler`, memoryKind: "fact", confidence: 0.8 }, undefined);
       }
     }
   }, 120_000);
@@ -75,6 +78,12 @@ describe.runIf(databaseUnderTest === "postgres")("newest-first lookups on Postgr
     ["large", ["common", "burst"], 100, 3],
     ["small", ["common"], 12, 4], // the walk reaches the scope's oldest memory
     ["tiny", ["common"], 10, 2], // the window holds the whole scope
+    // An agent's own memories and the shared ones, merged in time order, whichever way the lookup goes.
+    ["agent", ["common"], 5, 1],
+    ["agent", ["common"], 15, 3],
+    ["agent", ["burst"], 15, 5],
+    ["agent", ["ancient"], 10, 3],
+    ["agent", ["rare"], 10, 3],
   ] as const)("%s: %j, newest %i, in %i statements", async (name, terms, limit, expected) => {
     statements = [];
     const found = await search().candidates(reads, scopes[name], lookup([...terms], limit));

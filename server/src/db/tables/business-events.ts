@@ -3,7 +3,7 @@ import type { EventRepository } from "../../domain/events/ports";
 import type { BusinessEventRecord, KeySource } from "../../domain/events/records";
 import type { PrismaTx } from "../prisma";
 import { columnList, join, type Row, sql, type Table } from "../sql";
-import { PLAN_ONCE, prismaReads, type SqlReads } from "../sql-reads";
+import { prismaReads, type SqlReads } from "../sql-reads";
 import { organizationTable } from "./organizations";
 
 const EVENT_COLUMNS = [
@@ -80,7 +80,6 @@ export function eventRepository(db: PrismaTx, reads: SqlReads = prismaReads(db))
       const rows = await reads.rows<EventRow & { response: string | null }>(
         sql`SELECT ${columnList(EVENT_COLUMNS)} FROM "BusinessEvent"
           WHERE "orgId" = ${orgId} AND "environment" = ${environment} AND "idempotencyKey" IN (${join([...keys])})`,
-        PLAN_ONCE,
       );
       // Events stored before answers were kept: their answer is rebuilt, which needs their candidates.
       const unanswered = rows.filter((row) => row.response === null).map((row) => row.id);

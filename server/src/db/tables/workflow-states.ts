@@ -4,7 +4,7 @@ import type { WorkflowStateRecord } from "../../domain/events/records";
 import { newId } from "../../domain/kernel/ids";
 import type { PrismaTx } from "../prisma";
 import { join, type Row, sql, type Table } from "../sql";
-import { PLAN_ONCE, prismaReads, type SqlReads } from "../sql-reads";
+import { prismaReads, type SqlReads } from "../sql-reads";
 import { organizationTable } from "./organizations";
 
 const WORKFLOW_COLUMNS = ["id", "orgId", "environment", "workflow", "subject", "track", "state", "details", "lastEventId", "createdAt", "updatedAt"] as const;
@@ -49,7 +49,7 @@ export function workflowRepository(db: PrismaTx, reads: SqlReads = prismaReads(d
         (key) =>
           sql`("orgId" = ${key.orgId} AND "environment" = ${key.environment} AND "workflow" = ${key.workflow} AND "subject" = ${key.subject} AND "track" = ${key.track})`,
       );
-      const rows = await reads.rows<WorkflowRow>(sql`SELECT * FROM "WorkflowState" WHERE ${join(matches, " OR ")}`, PLAN_ONCE);
+      const rows = await reads.rows<WorkflowRow>(sql`SELECT * FROM "WorkflowState" WHERE ${join(matches, " OR ")}`);
       return rows.map((row) => toRecord({ ...row, updatedAt: new Date(row.updatedAt) }));
     },
     async list(orgId, environment) {
