@@ -4,7 +4,7 @@ import { empty, join, raw, type Sql, sql } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
 import type { MemoryScope } from "../../../domain/memory/ports";
 import { readVersion, versionOf } from "./memory-collection";
-import { candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates, unpackNeighbours } from "./full-text";
+import { agentFilter, candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates, unpackNeighbours } from "./full-text";
 
 /**
  * Postgres refuses a tsquery word over 2,046 bytes (and stores a longer lexeme mangled), so a longer term
@@ -41,11 +41,8 @@ interface Position {
   id: string;
 }
 
-/** The durable memories a scope sees on the timeline (alias t): as scopeFilter, for "MemoryTimeline". */
-function timelineFilter(scope: MemoryScope): Sql {
-  const agent = scope.agentSlug === null ? empty : sql`AND (t."agentSlug" = ${scope.agentSlug} OR t."agentSlug" IS NULL)`;
-  return sql`t."orgId" = ${scope.orgId} AND t."environment" = ${scope.environment} ${agent}`;
-}
+/** The durable memories a scope sees on the timeline (alias t), which holds only durable ones: as scopeFilter. */
+const timelineFilter = (scope: MemoryScope): Sql => sql`t."orgId" = ${scope.orgId} AND t."environment" = ${scope.environment} ${agentFilter(scope, "t")}`;
 
 /**
  * Postgres's full-text search: the GIN-indexed tsvector column "searchVector" derived from searchText, and for
