@@ -69,21 +69,22 @@ describe.runIf(databaseUnderTest === "postgres")("newest-first lookups on Postgr
   });
 
   it.each([
-    // [scope, terms, limit, statements: the window, where it ends, the walk, where that ends, the planner's search]
+    // [scope, terms, limit, statements: the window, the walk on from its last match, the planner's search beyond
+    // the last match found; where the window ends is read only when it holds no match]
     ["large", ["common"], 5, 1], // the window holds them
-    ["large", ["common"], 15, 3], // its share of matches says the rest lie within the walk, which finds them
-    ["large", ["burst"], 15, 5], // dense in the window, absent from the walk: the planner finds the older ones
-    ["large", ["ancient"], 10, 3], // none in the window: straight to the planner
-    ["large", ["rare"], 10, 3], // one in the window says the rest lie far: straight to the planner
-    ["large", ["common", "burst"], 100, 3],
-    ["small", ["common"], 12, 4], // the walk reaches the scope's oldest memory
-    ["tiny", ["common"], 10, 2], // the window holds the whole scope
+    ["large", ["common"], 15, 2], // its share of matches says the rest lie within the walk, which finds them
+    ["large", ["burst"], 15, 3], // dense in the window, absent from the walk: the planner finds the older ones
+    ["large", ["ancient"], 10, 3], // none in the window: where it ends, then the planner
+    ["large", ["rare"], 10, 2], // one in the window says the rest lie far: straight to the planner
+    ["large", ["common", "burst"], 100, 2],
+    ["small", ["common"], 12, 3], // the walk reaches the scope's oldest memory; the planner finds nothing older
+    ["tiny", ["common"], 10, 3], // the window holds the whole scope
     // An agent's own memories and the shared ones, merged in time order, whichever way the lookup goes.
     ["agent", ["common"], 5, 1],
-    ["agent", ["common"], 15, 3],
-    ["agent", ["burst"], 15, 5],
+    ["agent", ["common"], 15, 2],
+    ["agent", ["burst"], 15, 3],
     ["agent", ["ancient"], 10, 3],
-    ["agent", ["rare"], 10, 3],
+    ["agent", ["rare"], 10, 3], // its one match in the window is another agent's
   ] as const)("%s: %j, newest %i, in %i statements", async (name, terms, limit, expected) => {
     statements = [];
     const found = await search().candidates(reads, scopes[name], lookup([...terms], limit));

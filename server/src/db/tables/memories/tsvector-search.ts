@@ -78,10 +78,10 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
         ORDER BY t."createdAt" DESC, t."id" DESC`),
     );
 
-  /** The last of those `rows` memories (read from the timeline's key alone), or null when the scope has fewer. */
-  const lastOf = async (db: SqlReads, scope: MemoryScope, after: Position | null, rows: number): Promise<Position | null> => {
+  /** Where the scope's newest `rows` memories end (read from the timeline's key alone), or null when it has fewer. */
+  const windowEnd = async (db: SqlReads, scope: MemoryScope, rows: number): Promise<Position | null> => {
     const [last] = await db.rows<Position>(sql`
-      SELECT t."createdAt", t."id" FROM "MemoryTimeline" t WHERE ${timelineFilter(scope)} ${olderThan(after, "t")}
+      SELECT t."createdAt", t."id" FROM "MemoryTimeline" t WHERE ${timelineFilter(scope)}
       ORDER BY t."createdAt" DESC, t."id" DESC
       OFFSET ${unseen(rows - 1)} LIMIT 1`);
     return last ?? null;
@@ -109,19 +109,21 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
       // the window's share of matches says the rest lie near; the planner searches only what lies beyond.
       let found = await newestAmong(db, scope, tsquery, null, sizes.window, limit);
       if (found.length >= limit) return found;
-      let end = await lastOf(db, scope, null, sizes.window);
-      if (!end) return found;
+      // Each later read goes on from the last match found (the rows read past it matched nothing), so only a
+      // window without a match needs to know where it ended.
+      let after = found.length > 0 ? found[found.length - 1]! : await windowEnd(db, scope, sizes.window);
+      if (!after) return found;
       const expectedRows = found.length === 0 ? Infinity : ((limit - found.length) * sizes.window) / found.length;
       if (expectedRows <= sizes.walk) {
-        found = [...found, ...(await newestAmong(db, scope, tsquery, end, sizes.walk, limit - found.length))];
+        const walked = await newestAmong(db, scope, tsquery, after, sizes.walk, limit - found.length);
+        found = [...found, ...walked];
         if (found.length >= limit) return found;
-        end = await lastOf(db, scope, end, sizes.walk);
-        if (!end) return found;
+        after = walked.at(-1) ?? after;
       }
       const older = unpackCandidates(
         await db.rows<PackedRow>(sql`
           SELECT ${candidate} FROM "Memory" m
-          WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)} ${olderThan(end, "m")}
+          WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)} ${olderThan(after, "m")}
           ORDER BY m."createdAt" DESC, m."id" DESC
           LIMIT ${limit - found.length}`),
       );
