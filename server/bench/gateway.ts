@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -18,6 +18,7 @@ import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/access/access-tokens";
 import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";
 import { benchmarkQueries, syntheticMemories } from "./corpus";
+import { cpuUsageAvailable, processCpuMs, treeCpuMs } from "./cpu-usage";
 import { atLeast, atMost, reported, type TargetRow } from "./targets";
 
 const MEMORIES = Number(process.env.BENCH_GATEWAY_MEMORIES ?? 10_000);
@@ -102,8 +103,15 @@ function freePort(): number {
   return 20_000 + Math.floor(Math.random() * 20_000);
 }
 
-/** Memory-grounded chat at c=16 through `engram serve --workers N` over the same database: requests per second. */
-async function workersThroughput(databaseFile: string, upstreamUrl: string, target: Target, workers: number): Promise<number> {
+/** Requests per second, and the cores used meanwhile by Engram's processes and by everything else the run needs. */
+export interface Throughput {
+  perSecond: number;
+  engramCores: number;
+  loadAndModelCores: number;
+}
+
+/** Memory-grounded chat at c=16 through `engram serve --workers N` over the same database. */
+async function workersThroughput(databaseFile: string, upstream: ChildProcess, upstreamUrl: string, target: Target, workers: number): Promise<Throughput> {
   const port = freePort();
   const entry = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
   const serve = await startProcess(
@@ -127,8 +135,18 @@ async function workersThroughput(databaseFile: string, upstreamUrl: string, targ
     /Tokens are shown only when created|ENGRAM_ADMIN_PASSWORD/,
   );
   try {
-    const { samples, elapsedMs } = await measure({ ...target, url: `http://127.0.0.1:${port}/v1/chat/completions` }, 16, THROUGHPUT_REQUESTS, 400);
-    return samples.length / (elapsedMs / 1000);
+    const loaded = { ...target, url: `http://127.0.0.1:${port}/v1/chat/completions` };
+    await measure(loaded, 16, 400, 0);
+    // The load generator is a thread of this process; the model stand-in is a process of its own.
+    const others = () => processCpuMs(process.pid) + processCpuMs(upstream.pid!);
+    const before = { engram: treeCpuMs(serve.child.pid!), others: others(), at: performance.now() };
+    const { samples, elapsedMs } = await measure(loaded, 16, THROUGHPUT_REQUESTS, 0);
+    const wallMs = performance.now() - before.at;
+    return {
+      perSecond: samples.length / (elapsedMs / 1000),
+      engramCores: (treeCpuMs(serve.child.pid!) - before.engram) / wallMs,
+      loadAndModelCores: (others() - before.others) / wallMs,
+    };
   } finally {
     const exited = new Promise((resolve) => serve.child.once("exit", resolve));
     serve.child.kill("SIGTERM");
@@ -140,8 +158,8 @@ export interface GatewayResults {
   rows: GatewayRow[];
   /** Time to first byte of a streamed answer at c=1, p50: straight to the model and through Engram. */
   streaming: { direct: number; engram: number };
-  /** Memory-grounded chat at c=16, requests per second, by worker count. */
-  throughput: Map<number, number>;
+  /** Memory-grounded chat at c=16, by worker count. */
+  throughput: Map<number, Throughput>;
 }
 
 export async function benchGateway(): Promise<GatewayResults> {
@@ -168,7 +186,7 @@ export async function benchGateway(): Promise<GatewayResults> {
     createLogger("silent"),
   );
   const rows: GatewayRow[] = [];
-  const throughput = new Map<number, number>();
+  const throughput = new Map<number, Throughput>();
   let streaming = { direct: 0, engram: 0 };
   try {
     const { organizations, tokens, memories } = server.services;
@@ -236,7 +254,7 @@ export async function benchGateway(): Promise<GatewayResults> {
     streaming = { direct: p50(firstBytes.direct), engram: p50(firstBytes.engram) };
 
     // Worker scaling: the memory-grounded chat at c=16 through separate `engram serve` processes, 1 then 2 workers.
-    for (const workers of [1, 2]) throughput.set(workers, await workersThroughput(databaseFile, upstreamUrl, targets[2]!, workers));
+    for (const workers of [1, 2]) throughput.set(workers, await workersThroughput(databaseFile, upstream.child, upstreamUrl, targets[2]!, workers));
   } finally {
     await server.close();
     portkey.child.kill();
@@ -256,8 +274,16 @@ export function gatewayTargets({ rows, streaming, throughput }: GatewayResults):
   const passThrough16 = added("Engram, pass-through", 16);
   const portkey1 = added("Portkey", 1);
   const portkey16 = added("Portkey", 16);
-  const one = throughput.get(1) ?? Number.NaN;
-  const two = throughput.get(2) ?? Number.NaN;
+  const one = throughput.get(1)?.perSecond ?? Number.NaN;
+  const two = throughput.get(2)?.perSecond ?? Number.NaN;
+  const cores = (workers: number) => {
+    const used = throughput.get(workers);
+    return used ? `${used.engramCores.toFixed(2)} + ${used.loadAndModelCores.toFixed(2)}` : "n/a";
+  };
+  // What two workers could reach on this machine at one worker's CPU per request, given what the load and the
+  // model took beside them: the cores left to Engram over the cores one worker used.
+  const [single, pair] = [throughput.get(1), throughput.get(2)];
+  const ceiling = single && pair ? (availableParallelism() - pair.loadAndModelCores) / single.engramCores : Number.NaN;
   return [
     atMost("chat pass-through, added p50, c=1", passThrough1, 0.5),
     atMost("chat pass-through, added p50, c=1, vs Portkey's", passThrough1, portkey1 / 4, `¼ × ${portkey1.toFixed(2)} ms`),
@@ -271,6 +297,9 @@ export function gatewayTargets({ rows, streaming, throughput }: GatewayResults):
       (n) => `${n.toFixed(2)}× (${Math.round(two)} / ${Math.round(one)} req/s)`,
       "1.80×",
     ),
+    ...(cpuUsageAvailable
+      ? [reported("  cores used by Engram + the load and the model, 1 worker / 2", `${cores(1)} / ${cores(2)}; ${availableParallelism()} cores allow ${ceiling.toFixed(2)}×`)]
+      : []),
     atMost("streaming, time to first byte added over direct, p50, c=1", streaming.engram - streaming.direct, 1),
   ];
 }

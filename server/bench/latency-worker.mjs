@@ -3,21 +3,16 @@
 // ones, and answers every request's latency in milliseconds (to the first byte of the body when `firstByte`,
 // else to its end) and the wall time of the measured requests.
 import { parentPort, workerData } from "node:worker_threads";
+import { httpPoster } from "./http-client.mjs";
 
 const job = workerData;
+const client = httpPoster(job.url, { connections: job.concurrency, headers: job.headers });
 
 async function timedRequest(body) {
   const started = performance.now();
-  const response = await fetch(job.url, { method: "POST", headers: job.headers, body });
-  const reader = response.body.getReader();
-  let firstByte = null;
-  for (;;) {
-    const { done } = await reader.read();
-    firstByte ??= performance.now() - started;
-    if (done) break;
-  }
-  if (response.status !== 200) throw new Error(`${job.url} answered ${response.status}`);
-  return job.firstByte ? firstByte : performance.now() - started;
+  const { status, firstByteAt } = await client.post(body);
+  if (status !== 200) throw new Error(`${job.url} answered ${status}`);
+  return (job.firstByte ? firstByteAt : performance.now()) - started;
 }
 
 async function run(count, record) {
@@ -37,4 +32,6 @@ await run(job.warmup, null);
 const samples = new Float64Array(job.count);
 const started = performance.now();
 await run(job.count, samples);
-parentPort.postMessage({ samples, elapsedMs: performance.now() - started });
+const elapsedMs = performance.now() - started;
+await client.close();
+parentPort.postMessage({ samples, elapsedMs });
