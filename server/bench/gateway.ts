@@ -11,7 +11,6 @@ import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import { DEFAULT_MODEL_ID, memoryScopes } from "@engram/contract";
 import { parseRateLimitSetting } from "../src/domain/rate-limits/policy";
 import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/access/access-tokens";
@@ -19,6 +18,7 @@ import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";
 import { benchmarkQueries, syntheticMemories } from "./corpus";
 import { cpuUsageAvailable, processCpuMs, treeCpuMs } from "./cpu-usage";
+import { latencyFromWorker } from "./http-load";
 import { atLeast, atMost, reported, type TargetRow } from "./targets";
 
 const MEMORIES = Number(process.env.BENCH_GATEWAY_MEMORIES ?? 10_000);
@@ -46,21 +46,6 @@ interface Target {
 
 function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-interface Measured {
-  samples: Float64Array;
-  elapsedMs: number;
-}
-
-function measure(target: Target, concurrency: number, count: number, warmup: number, firstByte = false): Promise<Measured> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./latency-worker.mjs", import.meta.url), {
-      workerData: { url: target.url, headers: target.headers, bodies: target.bodies, concurrency, count, warmup, firstByte },
-    });
-    worker.once("message", resolve);
-    worker.once("error", reject);
-  });
 }
 
 /**
@@ -136,11 +121,11 @@ async function workersThroughput(databaseFile: string, upstream: ChildProcess, u
   );
   try {
     const loaded = { ...target, url: `http://127.0.0.1:${port}/v1/chat/completions` };
-    await measure(loaded, 16, 400, 0);
+    await latencyFromWorker(loaded, 16, 400, 0);
     // The load generator is a thread of this process; the model stand-in is a process of its own.
     const others = () => processCpuMs(process.pid) + processCpuMs(upstream.pid!);
     const before = { engram: treeCpuMs(serve.child.pid!), others: others(), at: performance.now() };
-    const { samples, elapsedMs } = await measure(loaded, 16, THROUGHPUT_REQUESTS, 0);
+    const { samples, elapsedMs } = await latencyFromWorker(loaded, 16, THROUGHPUT_REQUESTS, 0);
     const wallMs = performance.now() - before.at;
     return {
       perSecond: samples.length / (elapsedMs / 1000),
@@ -232,7 +217,7 @@ export async function benchGateway(): Promise<GatewayResults> {
       const perRound = Math.ceil(REQUESTS / ROUNDS);
       for (let round = 0; round < ROUNDS; round++) {
         for (const target of targets) {
-          const measured = await measure(target, concurrency, perRound, round === 0 ? Math.max(200, concurrency * 20) : concurrency * 4);
+          const measured = await latencyFromWorker(target, concurrency, perRound, round === 0 ? Math.max(200, concurrency * 20) : concurrency * 4);
           samples.get(target.name)!.push(...measured.samples);
         }
       }
@@ -247,8 +232,8 @@ export async function benchGateway(): Promise<GatewayResults> {
     const [direct, engram] = [streamed(targets[0]!), streamed(targets[1]!)];
     const firstBytes = { direct: [] as number[], engram: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
-      firstBytes.direct.push(...(await measure(direct, 1, Math.ceil(REQUESTS / ROUNDS), 200, true)).samples);
-      firstBytes.engram.push(...(await measure(engram, 1, Math.ceil(REQUESTS / ROUNDS), 200, true)).samples);
+      firstBytes.direct.push(...(await latencyFromWorker(direct, 1, Math.ceil(REQUESTS / ROUNDS), 200, true)).samples);
+      firstBytes.engram.push(...(await latencyFromWorker(engram, 1, Math.ceil(REQUESTS / ROUNDS), 200, true)).samples);
     }
     const p50 = (values: number[]) => percentile(Float64Array.from(values).sort(), 50);
     streaming = { direct: p50(firstBytes.direct), engram: p50(firstBytes.engram) };

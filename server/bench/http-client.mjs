@@ -9,8 +9,8 @@ export function httpPoster(url, { connections, headers }) {
   const pool = new Pool(origin, { connections });
   return {
     /** Resolves once the whole answer is read: its status, when its body's first byte came, and its text. */
-    async post(body) {
-      const response = await pool.request({ path: pathname + search, method: "POST", headers, body });
+    async post(body, extraHeaders) {
+      const response = await pool.request({ path: pathname + search, method: "POST", headers: extraHeaders ? { ...headers, ...extraHeaders } : headers, body });
       const chunks = [];
       let firstByteAt = null;
       for await (const chunk of response.body) {

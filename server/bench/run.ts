@@ -21,7 +21,7 @@ import { startEmbeddingsStub } from "./embeddings-stub";
 import { atLeast, atMost, formatTargets, reported, type TargetRow } from "./targets";
 import { benchMcp } from "./mcp";
 import { benchReflection } from "./reflection";
-import { loadFromWorker } from "./http-load";
+import { latencyFromWorker, loadFromWorker } from "./http-load";
 import { benchSlowInput, formatSlowInputRows } from "./slow-input";
 
 /** Retrieval is measured as the memory count passes each stage, to show how latency grows. */
@@ -171,11 +171,8 @@ async function benchDatabase(name: string, database: DatabaseConfig, stages = ME
       rows.push({ database: name, measure: `  of which the exchange read around the best matches`, value: latencySummary(await exchangeReads(server, caller)) });
 
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-      const httpSamples: number[] = [];
-      for (let i = 0; i < QUERIES; i++) {
-        const body = JSON.stringify({ query: benchmarkQueries[i % benchmarkQueries.length], limit: 10 });
-        httpSamples.push(await timed(async () => (await fetch(`${server.url}/v1/memory/retrieve`, { method: "POST", headers, body })).arrayBuffer()));
-      }
+      const bodies = benchmarkQueries.map((query) => JSON.stringify({ query, limit: 10 }));
+      const httpSamples = [...(await latencyFromWorker({ url: `${server.url}/v1/memory/retrieve`, headers, bodies }, 1, QUERIES, 50)).samples];
       figures.retrieveHttp = httpSamples;
       rows.push({ database: name, measure: `retrieve at ${stage} memories (HTTP, keep-alive)`, value: latencySummary(httpSamples) });
       figures.rssMb = rssMb();
@@ -185,15 +182,13 @@ async function benchDatabase(name: string, database: DatabaseConfig, stages = ME
 
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const httpWrites = 1000;
-    const writeStart = performance.now();
-    for (let i = 0; i < httpWrites; i++) {
-      const body = JSON.stringify({ text: `HTTP benchmark memory ${i} about the ledger service.` });
-      figures.encodeHttp.push(await timed(async () => (await fetch(`${server.url}/v1/memory`, { method: "POST", headers: { ...headers, "idempotency-key": `bench-${i}` }, body })).arrayBuffer()));
-    }
+    const bodies = Array.from({ length: httpWrites }, (_, i) => JSON.stringify({ text: `HTTP benchmark memory ${i} about the ledger service.` }));
+    const writes = await latencyFromWorker({ url: `${server.url}/v1/memory`, headers, bodies, idempotencyKeys: "bench", expectStatus: 201 }, 1, httpWrites, 50);
+    figures.encodeHttp = [...writes.samples];
     rows.push({
       database: name,
       measure: `encode over HTTP with Idempotency-Key (sequential)`,
-      value: `${Math.round(httpWrites / ((performance.now() - writeStart) / 1000))} memories/s; ${latencySummary(figures.encodeHttp)}`,
+      value: `${Math.round(httpWrites / (writes.elapsedMs / 1000))} memories/s; ${latencySummary(figures.encodeHttp)}`,
     });
   } finally {
     await server.close();
