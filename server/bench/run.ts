@@ -30,6 +30,8 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 500);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 /** Requests in flight at once for the concurrent measurements, as several producers would send them. */
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+/** Unmeasured requests before each latency over HTTP: its route's code compiled, its connection open. */
+const HTTP_WARMUP = 200;
 
 /** Runs `task(i)` for i < count with at most `limit` running at once. */
 async function pool(count: number, limit: number, task: (i: number) => Promise<unknown>): Promise<void> {
@@ -172,7 +174,7 @@ async function benchDatabase(name: string, database: DatabaseConfig, stages = ME
 
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
       const bodies = benchmarkQueries.map((query) => JSON.stringify({ query, limit: 10 }));
-      const httpSamples = [...(await latencyFromWorker({ url: `${server.url}/v1/memory/retrieve`, headers, bodies }, 1, QUERIES, 50)).samples];
+      const httpSamples = [...(await latencyFromWorker({ url: `${server.url}/v1/memory/retrieve`, headers, bodies }, 1, QUERIES, HTTP_WARMUP)).samples];
       figures.retrieveHttp = httpSamples;
       rows.push({ database: name, measure: `retrieve at ${stage} memories (HTTP, keep-alive)`, value: latencySummary(httpSamples) });
       figures.rssMb = rssMb();
@@ -183,7 +185,7 @@ async function benchDatabase(name: string, database: DatabaseConfig, stages = ME
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const httpWrites = 1000;
     const bodies = Array.from({ length: httpWrites }, (_, i) => JSON.stringify({ text: `HTTP benchmark memory ${i} about the ledger service.` }));
-    const writes = await latencyFromWorker({ url: `${server.url}/v1/memory`, headers, bodies, idempotencyKeys: "bench", expectStatus: 201 }, 1, httpWrites, 50);
+    const writes = await latencyFromWorker({ url: `${server.url}/v1/memory`, headers, bodies, idempotencyKeys: "bench", expectStatus: 201 }, 1, httpWrites, HTTP_WARMUP);
     figures.encodeHttp = [...writes.samples];
     rows.push({
       database: name,
