@@ -79,12 +79,13 @@ describe.runIf(databaseUnderTest === "postgres")("newest-first lookups on Postgr
     ["large", ["common", "burst"], 100, 2],
     ["small", ["common"], 12, 3], // the walk reaches the scope's oldest memory; the planner finds nothing older
     ["tiny", ["common"], 10, 3], // the window holds the whole scope
-    // An agent's own memories and the shared ones, merged in time order, whichever way the lookup goes.
-    ["agent", ["common"], 5, 1],
-    ["agent", ["common"], 15, 2],
-    ["agent", ["burst"], 15, 3],
-    ["agent", ["ancient"], 10, 3],
-    ["agent", ["rare"], 10, 3], // its one match in the window is another agent's
+    // An agent's boundary is two lanes looked up alike, its own memories (odd i) and the shared ones (i in 4),
+    // their matches merged in time order: the statements of both.
+    ["agent", ["common"], 5, 2], // each window holds them
+    ["agent", ["common"], 15, 4], // each window, then each walk
+    ["agent", ["burst"], 15, 6], // none in its own lane (window, its end, the planner); the shared lane as "large"
+    ["agent", ["ancient"], 10, 6], // none in either window
+    ["agent", ["rare"], 10, 6], // its own lane's one is old, the other is agent-b's
   ] as const)("%s: %j, newest %i, in %i statements", async (name, terms, limit, expected) => {
     statements = [];
     const found = await search().candidates(reads, scopes[name], lookup([...terms], limit));

@@ -50,13 +50,10 @@ export function unpackCandidates(rows: PackedRow[]): SearchCandidate[] {
   });
 }
 
-/** For an agent's scope, its own memories and the shared ones (table alias given); nothing for the whole organization. */
-export const agentFilter = (scope: MemoryScope, alias: "m" | "t"): Sql =>
-  scope.agentSlug === null ? empty : sql`AND (${raw(alias)}."agentSlug" = ${scope.agentSlug} OR ${raw(alias)}."agentSlug" IS NULL)`;
-
 /** The durable memories a scope sees (alias m): its organization and environment, and an agent's own plus shared ones. */
 export function scopeFilter(scope: MemoryScope): Sql {
-  return sql`m."orgId" = ${scope.orgId} AND m."environment" = ${scope.environment} AND m."state" = 'durable' ${agentFilter(scope, "m")}`;
+  const agent = scope.agentSlug === null ? empty : sql`AND (m."agentSlug" = ${scope.agentSlug} OR m."agentSlug" IS NULL)`;
+  return sql`m."orgId" = ${scope.orgId} AND m."environment" = ${scope.environment} AND m."state" = 'durable' ${agent}`;
 }
 
 /** Terms are letters, digits and - _ . / : # @ only (see the analyser), so quoting them is enough. */

@@ -1,10 +1,10 @@
-import type { CandidateQuery } from "../../../domain/retrieval/ports";
 import type { PackedRow, PackRow } from "../../sql";
 import { empty, join, raw, type Sql, sql } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
 import type { MemoryScope } from "../../../domain/memory/ports";
+import type { CandidateQuery, CollectionScope, SearchCandidate } from "../../../domain/retrieval/ports";
 import { readVersion, versionOf } from "./memory-collection";
-import { agentFilter, candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates, unpackNeighbours } from "./full-text";
+import { candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates, unpackNeighbours } from "./full-text";
 
 /**
  * Postgres refuses a tsquery word over 2,046 bytes (and stores a longer lexeme mangled), so a longer term
@@ -41,8 +41,30 @@ interface Position {
   id: string;
 }
 
-/** The durable memories a scope sees on the timeline (alias t), which holds only durable ones: as scopeFilter. */
-const timelineFilter = (scope: MemoryScope): Sql => sql`t."orgId" = ${scope.orgId} AND t."environment" = ${scope.environment} ${agentFilter(scope, "t")}`;
+/**
+ * The durable memories one newest-first walk reads: an organization and environment's, every one of them, or
+ * (with `agentSlug`) only one agent's own or, for null, only the shared ones, written by no agent.
+ */
+type Lane = CollectionScope & { agentSlug?: string | null };
+
+/** The lane's memories (table alias given; the timeline holds only durable ones). */
+function laneFilter(lane: Lane, alias: "m" | "t"): Sql {
+  const column = raw(`${alias}."agentSlug"`);
+  const agent = lane.agentSlug === undefined ? empty : lane.agentSlug === null ? sql`AND ${column} IS NULL` : sql`AND ${column} = ${lane.agentSlug}`;
+  const state = alias === "m" ? sql`AND m."state" = 'durable'` : empty;
+  return sql`${raw(alias)}."orgId" = ${lane.orgId} AND ${raw(alias)}."environment" = ${lane.environment} ${state} ${agent}`;
+}
+
+/**
+ * The lanes of a scope: an organization-wide scope is one; an agent's boundary is two, its own memories and the
+ * shared ones, each read in time order on its own stretch of the timeline's agent key, rather than the whole
+ * organization's rows walked for the few the agent sees (docs/performance.md).
+ */
+const lanesOf = (scope: MemoryScope): Lane[] =>
+  scope.agentSlug === null ? [{ orgId: scope.orgId, environment: scope.environment }] : [scope, { ...scope, agentSlug: null }];
+
+/** Newest first, ties by id, as the walks order their rows. */
+const newestFirst = (a: Position, b: Position) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /**
  * Postgres's full-text search: the GIN-indexed tsvector column "searchVector" derived from searchText, and for
@@ -61,13 +83,13 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
    */
   const unseen = (count: number) => sql`(SELECT CAST(${count} AS bigint))`;
 
-  /** The newest `limit` matches among the `rows` memories of the scope that come next in time order after `after`. */
-  const newestAmong = async (db: SqlReads, scope: MemoryScope, tsquery: string, after: Position | null, rows: number, limit: number) =>
+  /** The newest `limit` matches among the `rows` memories of the lane that come next in time order after `after`. */
+  const newestAmong = async (db: SqlReads, lane: Lane, tsquery: string, after: Position | null, rows: number, limit: number) =>
     unpackCandidates(
       await db.rows<PackedRow>(sql`
         SELECT ${candidate} FROM (
           SELECT t."id", t."createdAt" FROM (
-            SELECT * FROM "MemoryTimeline" t WHERE ${timelineFilter(scope)} ${olderThan(after, "t")}
+            SELECT * FROM "MemoryTimeline" t WHERE ${laneFilter(lane, "t")} ${olderThan(after, "t")}
             ORDER BY t."createdAt" DESC, t."id" DESC
             LIMIT ${unseen(rows)}
           ) t
@@ -78,14 +100,45 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
         ORDER BY t."createdAt" DESC, t."id" DESC`),
     );
 
-  /** Where the scope's newest `rows` memories end (read from the timeline's key alone), or null when it has fewer. */
-  const windowEnd = async (db: SqlReads, scope: MemoryScope, rows: number): Promise<Position | null> => {
+  /** Where the lane's newest `rows` memories end (read from the timeline's keys alone), or null when it has fewer. */
+  const windowEnd = async (db: SqlReads, lane: Lane, rows: number): Promise<Position | null> => {
     const [last] = await db.rows<Position>(sql`
-      SELECT t."createdAt", t."id" FROM "MemoryTimeline" t WHERE ${timelineFilter(scope)}
+      SELECT t."createdAt", t."id" FROM "MemoryTimeline" t WHERE ${laneFilter(lane, "t")}
       ORDER BY t."createdAt" DESC, t."id" DESC
       OFFSET ${unseen(rows - 1)} LIMIT 1`);
     return last ?? null;
   };
+
+  /**
+   * The lane's newest `limit` matches. The planner, counting terms as independent, may expect few memories to
+   * hold them all and read every match before sorting (thousands in a large organization, a page read each).
+   * The lane's newest memories, read in order from the timeline, usually hold the answer. Past them, walking on
+   * costs a fraction of a page read a row, so the walk goes on while the window's share of matches says the
+   * rest lie near; the planner searches only what lies beyond.
+   */
+  async function newestInLane(db: SqlReads, lane: Lane, tsquery: string, limit: number): Promise<SearchCandidate[]> {
+    let found = await newestAmong(db, lane, tsquery, null, sizes.window, limit);
+    if (found.length >= limit) return found;
+    // Each later read goes on from the last match found (the rows read past it matched nothing), so only a
+    // window without a match needs to know where it ended.
+    let after = found.length > 0 ? found[found.length - 1]! : await windowEnd(db, lane, sizes.window);
+    if (!after) return found;
+    const expectedRows = found.length === 0 ? Infinity : ((limit - found.length) * sizes.window) / found.length;
+    if (expectedRows <= sizes.walk) {
+      const walked = await newestAmong(db, lane, tsquery, after, sizes.walk, limit - found.length);
+      found = [...found, ...walked];
+      if (found.length >= limit) return found;
+      after = walked.at(-1) ?? after;
+    }
+    const older = unpackCandidates(
+      await db.rows<PackedRow>(sql`
+        SELECT ${candidate} FROM "Memory" m
+        WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${laneFilter(lane, "m")} ${olderThan(after, "m")}
+        ORDER BY m."createdAt" DESC, m."id" DESC
+        LIMIT ${limit - found.length}`),
+    );
+    return [...found, ...older];
+  }
 
   return {
     async candidates(db, scope, lookup) {
@@ -102,32 +155,11 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
             LIMIT ${limit}`),
         );
       }
-      // Newest first is asked for only when the terms are common. The planner, counting terms as independent,
-      // may expect few memories to hold them all and read every match before sorting (thousands in a large
-      // organization, a page read each). The scope's newest memories, read in order from the timeline, usually
-      // hold the answer. Past them, walking on costs a fraction of a page read a row, so the walk goes on while
-      // the window's share of matches says the rest lie near; the planner searches only what lies beyond.
-      let found = await newestAmong(db, scope, tsquery, null, sizes.window, limit);
-      if (found.length >= limit) return found;
-      // Each later read goes on from the last match found (the rows read past it matched nothing), so only a
-      // window without a match needs to know where it ended.
-      let after = found.length > 0 ? found[found.length - 1]! : await windowEnd(db, scope, sizes.window);
-      if (!after) return found;
-      const expectedRows = found.length === 0 ? Infinity : ((limit - found.length) * sizes.window) / found.length;
-      if (expectedRows <= sizes.walk) {
-        const walked = await newestAmong(db, scope, tsquery, after, sizes.walk, limit - found.length);
-        found = [...found, ...walked];
-        if (found.length >= limit) return found;
-        after = walked.at(-1) ?? after;
-      }
-      const older = unpackCandidates(
-        await db.rows<PackedRow>(sql`
-          SELECT ${candidate} FROM "Memory" m
-          WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)} ${olderThan(after, "m")}
-          ORDER BY m."createdAt" DESC, m."id" DESC
-          LIMIT ${limit - found.length}`),
-      );
-      return [...found, ...older];
+      // Newest first is asked for only when the terms are common. An agent's boundary holds the newest of its two
+      // lanes' newest matches; the lanes are read one after the other (on two cores, both at once was no faster).
+      const lanes: SearchCandidate[][] = [];
+      for (const lane of lanesOf(scope)) lanes.push(await newestInLane(db, lane, tsquery, limit));
+      return lanes.length === 1 ? lanes[0]! : lanes.flat().sort(newestFirst).slice(0, limit);
     },
     byId: candidatesById(packRow),
     // One lateral join over the anchors: the same statement text for any number of them, whose plan is small,
