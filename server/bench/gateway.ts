@@ -259,15 +259,12 @@ export function gatewayTargets({ rows, streaming, throughput }: GatewayResults):
   const passThrough16 = added("Engram, pass-through", 16);
   const portkey1 = added("Portkey", 1);
   const portkey16 = added("Portkey", 16);
-  const one = throughput.get(1)?.perSecond ?? Number.NaN;
-  const two = throughput.get(2)?.perSecond ?? Number.NaN;
-  const cores = (workers: number) => {
-    const used = throughput.get(workers);
-    return used ? `${used.engramCores.toFixed(2)} + ${used.loadAndModelCores.toFixed(2)}` : "n/a";
-  };
+  const [single, pair] = [throughput.get(1), throughput.get(2)];
+  const one = single?.perSecond ?? Number.NaN;
+  const two = pair?.perSecond ?? Number.NaN;
+  const cores = (used: Throughput | undefined) => (used ? `${used.engramCores.toFixed(2)} + ${used.loadAndModelCores.toFixed(2)}` : "n/a");
   // What two workers could reach on this machine at one worker's CPU per request, given what the load and the
   // model took beside them: the cores left to Engram over the cores one worker used.
-  const [single, pair] = [throughput.get(1), throughput.get(2)];
   const ceiling = single && pair ? (availableParallelism() - pair.loadAndModelCores) / single.engramCores : Number.NaN;
   return [
     atMost("chat pass-through, added p50, c=1", passThrough1, 0.5),
@@ -283,7 +280,7 @@ export function gatewayTargets({ rows, streaming, throughput }: GatewayResults):
       "1.80×",
     ),
     ...(cpuUsageAvailable
-      ? [reported("  cores used by Engram + the load and the model, 1 worker / 2", `${cores(1)} / ${cores(2)}; ${availableParallelism()} cores allow ${ceiling.toFixed(2)}×`)]
+      ? [reported("  cores used by Engram + the load and the model, 1 worker / 2", `${cores(single)} / ${cores(pair)}; ${availableParallelism()} cores allow ${ceiling.toFixed(2)}×`)]
       : []),
     atMost("streaming, time to first byte added over direct, p50, c=1", streaming.engram - streaming.direct, 1),
   ];

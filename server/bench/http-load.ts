@@ -1,25 +1,8 @@
 /**
  * HTTP load from a worker thread, so the client's own work does not share the server's event loop: POSTs
- * every body with `concurrency` requests in flight, or times each request.
+ * bodies with `concurrency` requests in flight and times each request.
  */
 import { Worker } from "node:worker_threads";
-
-export interface LoadJob {
-  url: string;
-  headers: Record<string, string>;
-  bodies: string[];
-  concurrency: number;
-  expectStatus: number;
-}
-
-/** Resolves with the elapsed milliseconds. */
-export function loadFromWorker(job: LoadJob): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./http-load-worker.mjs", import.meta.url), { workerData: job });
-    worker.once("message", resolve);
-    worker.once("error", reject);
-  });
-}
 
 /** Requests to time: POSTs to `url` cycling through `bodies`. */
 export interface LatencyTarget {

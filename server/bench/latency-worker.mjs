@@ -1,7 +1,7 @@
-// Plain JavaScript so the worker thread needs no TypeScript loader. See gateway.ts.
+// Plain JavaScript so the worker thread needs no TypeScript loader. See http-load.ts.
 // POSTs `count` requests (cycling through `bodies`) with `concurrency` in flight, after `warmup` unmeasured
 // ones, and answers every request's latency in milliseconds (to the first byte of the body when `firstByte`,
-// else to its end) and the wall time of the measured requests. See http-load.ts.
+// else to its end) and the wall time of the measured requests.
 import { parentPort, workerData } from "node:worker_threads";
 import { httpPoster } from "./http-client.mjs";
 
@@ -10,8 +10,8 @@ const client = httpPoster(job.url, { connections: job.concurrency, headers: job.
 
 async function timedRequest(body, key) {
   const started = performance.now();
-  const { status, firstByteAt } = await client.post(body, key === undefined ? undefined : { "idempotency-key": key });
-  if (status !== (job.expectStatus ?? 200)) throw new Error(`${job.url} answered ${status}`);
+  const { status, firstByteAt, text } = await client.post(body, key === undefined ? undefined : { "idempotency-key": key });
+  if (status !== (job.expectStatus ?? 200)) throw new Error(`${job.url} answered ${status}: ${text()}`);
   return (job.firstByte ? firstByteAt : performance.now()) - started;
 }
 

@@ -21,7 +21,7 @@ import { startEmbeddingsStub } from "./embeddings-stub";
 import { atLeast, atMost, formatTargets, reported, type TargetRow } from "./targets";
 import { benchMcp } from "./mcp";
 import { benchReflection } from "./reflection";
-import { latencyFromWorker, loadFromWorker } from "./http-load";
+import { latencyFromWorker } from "./http-load";
 import { benchSlowInput, formatSlowInputRows } from "./slow-input";
 
 /** Retrieval is measured as the memory count passes each stage, to show how latency grows. */
@@ -128,14 +128,10 @@ async function benchDatabase(name: string, database: DatabaseConfig, stages = ME
     await pool(EVENTS, CONCURRENCY, (i) => server.services.events.ingest({ ...caller, requestId: `bench-${i}` }, events[i]!, undefined));
     rows.push({ database: name, measure: `ingest ${EVENTS} events (service layer, ${CONCURRENCY} in flight)`, value: `${Math.round(EVENTS / ((performance.now() - serviceStart) / 1000))} events/s` });
 
-    const httpMs = await loadFromWorker({
-      url: `${server.url}/v1/memory/events`,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      bodies: events.slice(EVENTS).map((event) => JSON.stringify(event)),
-      concurrency: CONCURRENCY,
-      expectStatus: 201,
-    });
-    figures.eventsHttp = EVENTS / (httpMs / 1000);
+    const eventBodies = events.slice(EVENTS).map((event) => JSON.stringify(event));
+    const eventHeaders = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const ingested = await latencyFromWorker({ url: `${server.url}/v1/memory/events`, headers: eventHeaders, bodies: eventBodies, expectStatus: 201 }, CONCURRENCY, eventBodies.length, 0);
+    figures.eventsHttp = EVENTS / (ingested.elapsedMs / 1000);
     rows.push({ database: name, measure: `ingest ${EVENTS} events (HTTP, ${CONCURRENCY} concurrent clients)`, value: `${Math.round(figures.eventsHttp)} events/s` });
 
     const corpus = [...syntheticMemories(Math.max(...stages))];
