@@ -50,36 +50,64 @@ export function rankLexically(
   const stats = collection ?? statsOf(analysed);
   const averageLength = stats.averageLength || 1;
 
+  // A term's idf depends on the collection alone: weighed once, not once per document holding it.
+  const idf = new Map<string, number>();
+  for (const term of wanted) {
+    // The collection may lag a just-written document by a moment: never let df fall below 1.
+    const df = Math.max(1, stats.documentFrequency.get(term) ?? 0);
+    const n = Math.max(stats.documents, df);
+    idf.set(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+  }
   const matches: LexicalMatch[] = [];
   for (const doc of analysed) {
     if (doc.counts.size === 0) continue;
-    const contribution = (term: string) => {
-      const tf = doc.counts.get(term);
-      if (!tf) return 0;
-      // The collection may lag a just-written document by a moment: never let df fall below 1.
-      const df = Math.max(1, stats.documentFrequency.get(term) ?? 0);
-      const n = Math.max(stats.documents, df);
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength));
-    };
+    const weighed: WeighedDocument = { counts: doc.counts, idf, lengthNorm: K1 * (1 - B + (B * doc.length) / averageLength) };
     let score = 0;
-    for (const concept of concepts) score += conceptScore(concept, contribution);
+    for (const concept of concepts) score += conceptScore(concept, weighed);
     if (score > 0) matches.push({ id: doc.id, score });
   }
   return matches.sort((a, b) => b.score - a.score);
 }
 
+/** A document's query-term counts, with what BM25 weighs them by. */
+interface WeighedDocument {
+  counts: ReadonlyMap<string, number>;
+  idf: ReadonlyMap<string, number>;
+  /** K1 scaled by the document's length against the average. */
+  lengthNorm: number;
+}
+
+/** A term's BM25 contribution to the document's score. */
+function contribution(term: string, doc: WeighedDocument): number {
+  const tf = doc.counts.get(term);
+  return tf ? (doc.idf.get(term)! * tf * (K1 + 1)) / (tf + doc.lengthNorm) : 0;
+}
+
 /** A concept's best match: an exact form, or its parts together, or a synonym (all of its words), each at its weight. */
-function conceptScore(concept: QueryConcept, contribution: (term: string) => number): number {
+function conceptScore(concept: QueryConcept, doc: WeighedDocument): number {
   let best = 0;
-  for (const form of concept.forms) best = Math.max(best, contribution(form));
-  if (concept.parts.length > 0) best = Math.max(best, PART_WEIGHT * concept.parts.reduce((sum, part) => sum + contribution(part), 0));
+  for (const form of concept.forms) best = Math.max(best, contribution(form, doc));
+  if (concept.parts.length > 0) {
+    let parts = 0;
+    for (const part of concept.parts) parts += contribution(part, doc);
+    best = Math.max(best, PART_WEIGHT * parts);
+  }
   for (const synonym of concept.synonyms) {
-    const contributions = synonym.map(contribution);
-    if (contributions.every((c) => c > 0)) best = Math.max(best, SYNONYM_WEIGHT * contributions.reduce((sum, c) => sum + c, 0));
+    let sum = 0;
+    let all = true;
+    for (const term of synonym) {
+      const c = contribution(term, doc);
+      if (c === 0) {
+        all = false;
+        break;
+      }
+      sum += c;
+    }
+    if (all) best = Math.max(best, SYNONYM_WEIGHT * sum);
   }
   return best;
 }
+
 function statsOf(analysed: Array<{ counts: Map<string, number>; length: number }>): CollectionStats {
   const documentFrequency = new Map<string, number>();
   for (const doc of analysed) for (const term of doc.counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
