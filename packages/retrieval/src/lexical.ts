@@ -92,20 +92,19 @@ function conceptScore(concept: QueryConcept, doc: WeighedDocument): number {
     for (const part of concept.parts) parts += contribution(part, doc);
     best = Math.max(best, PART_WEIGHT * parts);
   }
-  for (const synonym of concept.synonyms) {
-    let sum = 0;
-    let all = true;
-    for (const term of synonym) {
-      const c = contribution(term, doc);
-      if (c === 0) {
-        all = false;
-        break;
-      }
-      sum += c;
-    }
-    if (all) best = Math.max(best, SYNONYM_WEIGHT * sum);
-  }
+  for (const synonym of concept.synonyms) best = Math.max(best, SYNONYM_WEIGHT * everyWordScore(synonym, doc));
   return best;
+}
+
+/** The words' contributions together, or 0 unless the document holds every one of them. */
+function everyWordScore(words: readonly string[], doc: WeighedDocument): number {
+  let sum = 0;
+  for (const word of words) {
+    const c = contribution(word, doc);
+    if (c === 0) return 0;
+    sum += c;
+  }
+  return sum;
 }
 
 function statsOf(analysed: Array<{ counts: Map<string, number>; length: number }>): CollectionStats {
