@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyzeText } from "@engram/retrieval";
 import { freshDatabase, startServerOn } from "@engram/test-support";
 import type { Caller } from "../src/domain/access/caller";
 import { NEWEST_WALK } from "../src/db/tables/memories/tsvector-search";
@@ -64,13 +65,18 @@ describe("full-text candidate lookups", () => {
     const { token } = await server.services.tokens.create({ orgId: other.id, name: "t", scopes: ["memory:write"], environment: "production" });
     const neighbour = await server.services.tokens.authenticate(token, "t");
     for (let i = 0; i < 3; i++) await server.services.memories.encode(neighbour, null, { text: `Ledger note ${i}`, memoryKind: "fact", confidence: 0.8 }, undefined);
+    // A term spelled like another scope's indexed token (SQLite indexes "<org>:<environment>:<term>") stays the writer's.
+    const spoofing = await server.services.memories.encode(neighbour, null, { text: `Copied ${scope.orgId}:production:ledger`, memoryKind: "fact", confidence: 0.8 }, undefined);
+    const spoof = analyzeText(`${scope.orgId}:production:ledger`)[0]!;
     const { memories } = server.services.store;
     const state = await memories.collectionState(scope);
     expect(state).toMatchObject({ documents: 4 });
     expect(await memories.documentFrequencies(scope, ["ledger", "team", "unheard"])).toEqual({ version: state.version, documents: [3, 3, 0] });
     const neighbours = { orgId: other.id, environment: "production" } as const;
-    expect(await memories.documentFrequencies(neighbours, ["ledger", "team"])).toEqual({ version: (await memories.collectionState(neighbours)).version, documents: [3, 0] });
+    expect(await memories.documentFrequencies(neighbours, ["ledger", "team", spoof])).toEqual({ version: (await memories.collectionState(neighbours)).version, documents: [4, 0, 1] });
     expect(idsOf(await lookup({ terms: ["ledger"], order: "newest", limit: 10 }))).toEqual([ids.newest, ids.middle, ids.oldest]);
+    expect(await lookup({ terms: [spoof] })).toEqual([]);
+    expect(idsOf(await lookup({ terms: [spoof] }, { ...neighbours, agentSlug: null }))).toEqual([spoofing.body.memory.id]);
   });
 });
 

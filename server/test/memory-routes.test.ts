@@ -267,7 +267,7 @@ describe("full-text index", () => {
     // SQLite keeps a separate FTS5 table in step through triggers; Postgres indexes the column itself.
     const indexed = async () =>
       databaseUnderTest === "sqlite"
-        ? Number((await server.db.$queryRawUnsafe<Array<{ n: unknown }>>(`SELECT count(*) AS n FROM "MemorySearch" WHERE "MemorySearch" MATCH '"memoryId" : "${id}"'`))[0]!.n)
+        ? Number((await server.db.$queryRawUnsafe<Array<{ n: unknown }>>(`SELECT count(*) AS n FROM "MemorySearch" WHERE "MemorySearch" MATCH '"memoryKey" : "${id}"'`))[0]!.n)
         : await found();
 
     expect([await indexed(), await found()]).toEqual([1, 1]);

@@ -119,6 +119,13 @@ describe(`migrations on ${databaseUnderTest}`, () => {
         documents: 1,
         totalTerms: 4n,
       });
+      // The full-text index holds their terms, scoped to their organization and environment (SQLite's FTS5).
+      if (database.provider === "sqlite") {
+        const indexed = (term: string) =>
+          upgraded.$queryRawUnsafe(`SELECT "memoryId" FROM "MemorySearch" WHERE "MemorySearch" MATCH '"terms" : "${term}"'`);
+        expect(await indexed("org_old:production:upgrade.")).toEqual([{ memoryId: "mem_old" }]);
+        expect(await indexed("org_old:test:upgrade.")).toEqual([]);
+      }
       // And on Postgres the timeline newest-first lookups walk holds them.
       if (database.provider === "postgres") {
         expect(await upgraded.$queryRawUnsafe(`SELECT "id", "searchVector"::text AS "terms" FROM "MemoryTimeline"`)).toEqual([

@@ -4,8 +4,11 @@ import type { CollectionScope } from "../../../domain/retrieval/ports";
 import { readVersion, versionOf } from "./memory-collection";
 import { candidateSelect, candidatesById, neighboursAround, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
 
-/** The FTS5 filter for one organization and environment: their one-token "scope" column (see its migration). */
-const scopeMatch = (scope: CollectionScope) => `"scope" : ${quoted(`${scope.orgId}:${scope.environment}`, '"')}`;
+/**
+ * A term as the index holds it: one token with the memory's organization and environment in front (see the
+ * migration scoped_full_text_terms), so each lookup reads only its scope's postings.
+ */
+const scopedTerm = (scope: CollectionScope, term: string) => quoted(`${scope.orgId}:${scope.environment}:${term}`, '"');
 
 /** SQLite's full-text search: the FTS5 table "MemorySearch" over memories' analysed terms. */
 export function fts5Search(packRow: PackRow): FullTextSearch {
@@ -13,7 +16,7 @@ export function fts5Search(packRow: PackRow): FullTextSearch {
   return {
     async candidates(db, scope, query) {
       const { order, limit } = query;
-      const expression = `${scopeMatch(scope)} AND "terms" : (${termsExpression(query, { and: " AND ", or: " OR ", quote: '"' })})`;
+      const expression = `"terms" : (${termsExpression(query, { and: " AND ", or: " OR ", literal: (term) => scopedTerm(scope, term) })})`;
       // FTS5 sorts by its rank itself, and walks its rowids (the order rows were indexed) backwards without
       // sorting, stopping at the limit; any other order would first read every match.
       const ordering = order === "relevance" ? sql`s."rank"` : sql`s."rowid" DESC`;
@@ -29,7 +32,7 @@ export function fts5Search(packRow: PackRow): FullTextSearch {
     byId: candidatesById(packRow),
     neighbours: neighboursAround(packRow),
     async documentFrequencies(db, scope, terms) {
-      const match = (term: string) => `${scopeMatch(scope)} AND "terms" : ${quoted(term, '"')}`;
+      const match = (term: string) => `"terms" : ${scopedTerm(scope, term)}`;
       const counts = terms.map((term, i) => sql`(SELECT count(*) FROM "MemorySearch" WHERE "MemorySearch" MATCH ${match(term)}) AS ${raw(`"t${i}"`)}`);
       // One statement is one read transaction: the counts are those of the version read beside them.
       const [row] = await db.rows<Record<string, unknown>>(sql`SELECT ${versionOf(scope)} AS "version", ${join(counts)}`);

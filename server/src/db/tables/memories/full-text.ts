@@ -59,9 +59,9 @@ export function scopeFilter(scope: MemoryScope): Sql {
 /** Terms are letters, digits and - _ . / : # @ only (see the analyser), so quoting them is enough. */
 export const quoted = (term: string, quote: string) => `${quote}${term}${quote}`;
 
-/** The lookup's terms as a boolean expression in the backend's syntax. */
-export function termsExpression(query: CandidateQuery, syntax: { and: string; or: string; quote: string }): string {
-  const anyOf = (terms: readonly string[]) => `(${terms.map((term) => quoted(term, syntax.quote)).join(syntax.or)})`;
+/** The lookup's terms as a boolean expression in the backend's syntax, each term written by `literal`. */
+export function termsExpression(query: CandidateQuery, syntax: { and: string; or: string; literal: (term: string) => string }): string {
+  const anyOf = (terms: readonly string[]) => `(${terms.map(syntax.literal).join(syntax.or)})`;
   return query.match === "all" ? query.groups.map(anyOf).join(syntax.and) : anyOf(query.terms);
 }
 

@@ -145,7 +145,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
       const query = searchableLookup(lookup);
       if (!query) return [];
       const { order, limit } = query;
-      const tsquery = termsExpression(query, { and: " & ", or: " | ", quote: "'" });
+      const tsquery = termsExpression(query, { and: " & ", or: " | ", literal: (term) => quoted(term, "'") });
       if (order === "relevance") {
         return unpackCandidates(
           await db.rows<PackedRow>(sql`
