@@ -20,22 +20,24 @@ CREATE VIRTUAL TABLE "MemorySearch" USING fts5(
 );
 INSERT INTO "MemorySearch" ("MemorySearch", "rank") VALUES ('rank', 'bm25(0.0, 0.0, 1.0)');
 
+-- Every term with its "scope" ("orgId:environment:") in front; an empty text indexes no term. Rows are indexed in
+-- the order the memories were written, as FTS5 walks its rows newest first.
 INSERT INTO "MemorySearch" ("memoryId", "memoryKey", "terms")
-  SELECT "id", "id", CASE WHEN "searchText" = '' THEN '' ELSE
-    "orgId" || ':' || "environment" || ':' || replace("searchText", ' ', ' ' || "orgId" || ':' || "environment" || ':') END
-  FROM "Memory" WHERE "state" = 'durable' ORDER BY "rowid";
+  SELECT "id", "id", CASE WHEN "searchText" = '' THEN '' ELSE "scope" || replace("searchText", ' ', ' ' || "scope") END
+  FROM (SELECT "id", "searchText", "createdAt", "orgId" || ':' || "environment" || ':' AS "scope" FROM "Memory" WHERE "state" = 'durable')
+  ORDER BY "createdAt", "id";
 
 CREATE TRIGGER "Memory_search_insert" AFTER INSERT ON "Memory" WHEN new."state" = 'durable' BEGIN
-  INSERT INTO "MemorySearch" ("memoryId", "memoryKey", "terms") VALUES (new."id", new."id", CASE WHEN new."searchText" = '' THEN '' ELSE
-    new."orgId" || ':' || new."environment" || ':' || replace(new."searchText", ' ', ' ' || new."orgId" || ':' || new."environment" || ':') END);
+  INSERT INTO "MemorySearch" ("memoryId", "memoryKey", "terms")
+    SELECT new."id", new."id", CASE WHEN new."searchText" = '' THEN '' ELSE "scope" || replace(new."searchText", ' ', ' ' || "scope") END
+    FROM (SELECT new."orgId" || ':' || new."environment" || ':' AS "scope");
 END;
 
 CREATE TRIGGER "Memory_search_update" AFTER UPDATE OF "state", "searchText" ON "Memory" BEGIN
   DELETE FROM "MemorySearch" WHERE "MemorySearch" MATCH '"memoryKey" : "' || old."id" || '"';
   INSERT INTO "MemorySearch" ("memoryId", "memoryKey", "terms")
-    SELECT new."id", new."id", CASE WHEN new."searchText" = '' THEN '' ELSE
-      new."orgId" || ':' || new."environment" || ':' || replace(new."searchText", ' ', ' ' || new."orgId" || ':' || new."environment" || ':') END
-    WHERE new."state" = 'durable';
+    SELECT new."id", new."id", CASE WHEN new."searchText" = '' THEN '' ELSE "scope" || replace(new."searchText", ' ', ' ' || "scope") END
+    FROM (SELECT new."orgId" || ':' || new."environment" || ':' AS "scope") WHERE new."state" = 'durable';
 END;
 
 CREATE TRIGGER "Memory_search_delete" AFTER DELETE ON "Memory" BEGIN
