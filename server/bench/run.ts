@@ -175,14 +175,17 @@ async function benchDatabase(name: string, database: DatabaseConfig, stages = ME
       // index's pending list of fresh entries (docs/performance.md).
       if (database.provider === "postgres") await vacuumAnalyzeMemories(database.url);
 
+      const retrieveWithContext = (query: string) => timed(() => memories.retrieve(caller, null, { query, limit: 10, includeContext: true, contextMode: "full" }));
+      // A query's first retrieval counts its terms' document frequencies, which are then kept up to date rather
+      // than counted again: those are reported apart, and the figures are the steady state, as over HTTP.
+      const firstSamples: number[] = [];
+      for (const query of benchmarkQueries) firstSamples.push(await retrieveWithContext(query));
       const serviceSamples: number[] = [];
-      for (let i = 0; i < QUERIES; i++) {
-        const query = benchmarkQueries[i % benchmarkQueries.length]!;
-        serviceSamples.push(await timed(() => memories.retrieve(caller, null, { query, limit: 10, includeContext: true, contextMode: "full" })));
-      }
+      for (let i = 0; i < QUERIES; i++) serviceSamples.push(await retrieveWithContext(benchmarkQueries[i % benchmarkQueries.length]!));
       figures.retrieveService = serviceSamples;
       rows.push({ database: name, measure: `retrieve with context at ${stage} memories (service layer)`, value: latencySummary(serviceSamples) });
       rows.push({ database: name, measure: `  of which the exchange read around the best matches`, value: latencySummary(await exchangeReads(server, caller)) });
+      rows.push({ database: name, measure: `  each query's first retrieval at ${stage} memories (its terms counted)`, value: latencySummary(firstSamples) });
 
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
       const bodies = benchmarkQueries.map((query) => JSON.stringify({ query, limit: 10 }));
