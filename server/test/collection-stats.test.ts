@@ -32,12 +32,12 @@ function scripted() {
     if (entering.length + leaving.length === 0) return;
     version += 1n;
     for (const id of leaving) {
-      log.push({ version, delta: -1, terms: memories.get(id)! });
+      log.push({ version, delta: -1, memoryId: id, createdAt: null, agentSlug: null, terms: memories.get(id)! });
       memories.delete(id);
     }
     for (const [id, terms] of entering) {
       memories.set(id, terms);
-      log.push({ version, delta: 1, terms });
+      log.push({ version, delta: 1, memoryId: id, createdAt: new Date(0), agentSlug: null, terms });
     }
   };
   const truth = (term: string) => [...memories.values()].filter((terms) => terms.includes(term)).length;

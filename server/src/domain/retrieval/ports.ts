@@ -10,12 +10,16 @@ export interface SearchCandidate extends Pick<MemoryRecord, "id" | "subject" | "
   searchTerms: readonly string[];
 }
 
+/** A memory's place in its scope's time order: newest first is by `createdAt`, then by `id`, both descending. */
+export type TimePosition = Pick<SearchCandidate, "createdAt" | "id">;
+
 /**
  * One full-text lookup: durable memories in scope holding any of `terms`, or for every one of `groups`
  * (a query word's alternative terms) at least one of its terms; best first by the backend's full-text
- * rank or newest first, at most `limit`.
+ * rank or newest first, at most `limit`. A newest-first lookup may start after `olderThan`, reading only
+ * memories that come after it in time order.
  */
-export type CandidateQuery = { order: "relevance" | "newest"; limit: number } & (
+export type CandidateQuery = { order: "relevance" | "newest"; limit: number; olderThan?: TimePosition } & (
   | { match: "any"; terms: readonly string[] }
   | { match: "all"; groups: readonly (readonly string[])[] }
 );
@@ -39,13 +43,20 @@ export interface CountedTerms {
 
 /**
  * One durable memory's terms entering (+1) or leaving (-1) a scope's collection, and the version whose
- * write did it. `terms` are those the backend counts (see MemorySearch.documentFrequencies).
+ * write did it. `terms` are those the backend counts (see MemorySearch.documentFrequencies); `createdAt`
+ * and `agentSlug` are the memory's as read with the change, `createdAt` null when the memory no longer exists.
  */
 export interface CollectionChange {
   version: bigint;
   delta: 1 | -1;
+  memoryId: string;
+  createdAt: Date | null;
+  agentSlug: string | null;
   terms: readonly string[];
 }
+
+/** A durable memory's place in its scope's time order, its agent, and the terms the backend counts. */
+export type RecentMemory = Pick<SearchCandidate, "id" | "createdAt" | "agentSlug"> & { terms: readonly string[] };
 
 /** Which logged changes to read, and how many (and how much text) at most. */
 export interface ChangeRange {
@@ -81,6 +92,14 @@ export interface MemorySearch {
    * a scope's last 1,024 versions or more).
    */
   collectionChanges(scope: CollectionScope, range: ChangeRange): Promise<CollectionChange[] | null>;
+  /**
+   * Whether newest-first lookups are better answered from the scope's newest memories' terms held in process
+   * (see recent-terms.ts) before the index: Postgres's index yields matches in no time order, so the database
+   * walks rows in time order testing each; SQLite's FTS5 yields them newest first itself.
+   */
+  readonly newestFromHeldTerms: boolean;
+  /** The scope's newest `limit` durable memories, newest first, with the terms the backend counts. */
+  newestDurable(scope: CollectionScope, limit: number): Promise<RecentMemory[]>;
   searchDurable(scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
   /** The durable memories in scope among `ids` (found another way, e.g. by meaning), as candidates. */
   durableCandidates(scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;

@@ -17,6 +17,7 @@ import {
   withExchangeContext,
   withFeedback,
 } from "@engram/retrieval";
+import { candidateLookup } from "./candidate-lookup";
 import { candidatePlan, MAX_CANDIDATES } from "./candidate-plan";
 import { type CollectionSnapshot, collectionStatsCache } from "./collection-stats";
 import type { Clock } from "../kernel/clock";
@@ -57,6 +58,7 @@ const bestFirst = (a: Ranked, b: Ranked) =>
  */
 export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSearch | null = null) {
   const collectionStats = collectionStatsCache(store.memories);
+  const lookupCandidates = candidateLookup(store.memories);
   // Subjects repeat across memories (service names, people, teams): analyse each once.
   const subjectTerms = new LRUCache<string, string[]>({ max: 10_000 });
   const termsOfSubject = (subject: string | null) => {
@@ -67,11 +69,11 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
   };
 
   /** Full-text candidates for the given lookups, added to `found` until it holds MAX_CANDIDATES. */
-  async function addCandidates(scope: MemoryScope, lookups: readonly CandidateQuery[], found: Map<string, SearchCandidate>): Promise<void> {
+  async function addCandidates(scope: MemoryScope, collection: CollectionSnapshot, lookups: readonly CandidateQuery[], found: Map<string, SearchCandidate>): Promise<void> {
     // Later lookups only widen the net: once one fills it, the memories holding more terms are in.
     for (const lookup of lookups) {
       if (found.size >= MAX_CANDIDATES) break;
-      for (const candidate of await store.memories.searchDurable(scope, lookup)) found.set(candidate.id, candidate);
+      for (const candidate of await lookupCandidates(scope, collection.state.version, lookup)) found.set(candidate.id, candidate);
     }
   }
 
@@ -84,7 +86,7 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
     const expanded = conceptTerms(concepts, { synonyms: true });
     const stats = await collection.statsFor(expanded);
     const byId = new Map<string, SearchCandidate>();
-    await addCandidates(scope, candidatePlan(concepts, stats.documentFrequency), byId);
+    await addCandidates(scope, collection, candidatePlan(concepts, stats.documentFrequency), byId);
     // Newest first, as ties are broken below: equal matches then give feedback the same sources on every backend.
     const documents = [...byId.values()]
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())

@@ -1,8 +1,8 @@
 import type { PackedRow, PackRow } from "../../sql";
-import { join, raw, sql } from "../../sql";
+import { empty, join, raw, sql } from "../../sql";
 import type { CollectionScope } from "../../../domain/retrieval/ports";
 import { readVersion, versionOf } from "./memory-collection";
-import { candidateSelect, candidatesById, neighboursAround, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
+import { candidateSelect, candidatesById, neighboursAround, type FullTextSearch, olderThan, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
 
 /**
  * A term as the index holds it: one token with the memory's organization and environment in front (see the
@@ -24,11 +24,12 @@ export function fts5Search(packRow: PackRow): FullTextSearch {
       return unpackCandidates(
         await db.rows<PackedRow>(sql`
           SELECT ${candidate} FROM "MemorySearch" s CROSS JOIN "Memory" m ON m."id" = s."memoryId"
-          WHERE "MemorySearch" MATCH ${expression} AND ${scopeFilter(scope)}
+          WHERE "MemorySearch" MATCH ${expression} AND ${scopeFilter(scope)} ${order === "newest" ? olderThan(query.olderThan) : empty}
           ORDER BY ${ordering} LIMIT ${limit}`),
       );
     },
     countable: () => true,
+    newestFromHeldTerms: false,
     byId: candidatesById(packRow),
     neighbours: neighboursAround(packRow),
     async documentFrequencies(db, scope, terms) {

@@ -1,5 +1,5 @@
 import type { MemoryScope } from "../../../domain/memory/ports";
-import type { CandidateQuery, CollectionScope, CountedTerms, Neighbour, NeighbourAnchor, NeighbourWindow, SearchCandidate } from "../../../domain/retrieval/ports";
+import type { CandidateQuery, CollectionScope, CountedTerms, Neighbour, NeighbourAnchor, NeighbourWindow, SearchCandidate, TimePosition } from "../../../domain/retrieval/ports";
 import type { SqlReads } from "../../sql-reads";
 import { empty, join, type PackedRow, packedDate, type PackRow, raw, type Sql, sql, unpackRows } from "../../sql";
 import { type MemoryColumn, MEMORY_TIMESTAMPS, recentUsesOf } from "./memory-table";
@@ -23,6 +23,8 @@ export interface FullTextSearch {
   documentFrequencies(db: SqlReads, scope: CollectionScope, terms: readonly string[]): Promise<CountedTerms>;
   /** Whether the index counts a term at all (a term it cannot hold is counted in no memory). */
   countable(term: string): boolean;
+  /** See MemorySearch.newestFromHeldTerms. */
+  readonly newestFromHeldTerms: boolean;
 }
 
 /** What ranking needs of a candidate; whole rows are read afterwards for the few that are returned. */
@@ -55,6 +57,10 @@ export function scopeFilter(scope: MemoryScope): Sql {
   const agent = scope.agentSlug === null ? empty : sql`AND (m."agentSlug" = ${scope.agentSlug} OR m."agentSlug" IS NULL)`;
   return sql`m."orgId" = ${scope.orgId} AND m."environment" = ${scope.environment} AND m."state" = 'durable' ${agent}`;
 }
+
+/** Memories (alias m) after `position` in time order, newest first; nothing when there is no position. */
+export const olderThan = (position: TimePosition | undefined | null, alias: "m" | "t" = "m"): Sql =>
+  position ? sql`AND (${raw(alias)}."createdAt", ${raw(alias)}."id") < (${position.createdAt}, ${position.id})` : empty;
 
 /** Terms are letters, digits and - _ . / : # @ only (see the analyser), so quoting them is enough. */
 export const quoted = (term: string, quote: string) => `${quote}${term}${quote}`;

@@ -1,6 +1,7 @@
-import type { CollectionChange, CollectionScope, CollectionState } from "../../../domain/retrieval/ports";
-import { type Sql, sql } from "../../sql";
+import type { CollectionChange, CollectionScope, CollectionState, RecentMemory } from "../../../domain/retrieval/ports";
+import { type PackedRow, packedDate, type PackRow, raw, type Sql, sql, unpackRows } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
+import { MEMORY_TIMESTAMPS } from "./memory-table";
 
 /**
  * The "MemoryCollection" row of a scope: its durable memories, their terms and the versions, all kept by
@@ -28,32 +29,67 @@ export const versionOf = (scope: CollectionScope): Sql =>
 /** A version as read from either driver; a scope without a row is at version 0. */
 export const readVersion = (value: unknown): bigint => (value === null || value === undefined ? 0n : BigInt(value as number | bigint | string));
 
+/** How the dialect packs rows, and which terms its index counts. */
+export interface MemoryReading {
+  packRow: PackRow;
+  countable(term: string): boolean;
+}
+
 /**
- * The logged changes of versions `after` < v <= `upTo` (see MemorySearch.collectionChanges). Every version
- * logs at least one change and the triggers prune the oldest versions first, so the log holds them all
- * exactly when it holds version `after` + 1. `countable` keeps the terms the backend's index can count.
- * Their terms are checked in the caller's process, so the read is refused (null) beyond `maxText` characters
- * of analysed text as well as beyond `limit` changes: counting again is then the cheaper way.
+ * The logged changes of versions `after` < v <= `upTo` (see MemorySearch.collectionChanges), oldest first and
+ * within a version a memory's leaving before its entering. Every version logs at least one change and the
+ * triggers prune the oldest versions first, so the log holds them all exactly when it holds version `after` + 1.
+ * `countable` keeps the terms the backend's index can count. Their terms are checked in the caller's process,
+ * so the read is refused (null) beyond `maxText` characters of analysed text as well as beyond `limit` changes:
+ * counting again is then the cheaper way. Each change comes with its memory's time and agent (one keyed read).
  */
 export async function collectionChanges(
   db: SqlReads,
   scope: CollectionScope,
   range: { after: bigint; upTo: bigint; limit: number; maxText: number },
-  countable: (term: string) => boolean,
+  reading: MemoryReading,
 ): Promise<CollectionChange[] | null> {
   const { after, upTo, limit, maxText } = range;
   if (upTo <= after) return [];
-  const inRange = sql`"orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "version" > ${after} AND "version" <= ${upTo}`;
+  const inRange = (alias: string) =>
+    sql`${raw(alias)}"orgId" = ${scope.orgId} AND ${raw(alias)}"environment" = ${scope.environment} AND ${raw(alias)}"version" > ${after} AND ${raw(alias)}"version" <= ${upTo}`;
   // The guard measures at most limit + 1 rows, in the database, before any text is sent.
-  const rows = await db.rows<{ version: unknown; delta: unknown; searchText: string }>(sql`
-    SELECT "version", "delta", "searchText" FROM "MemoryCollectionChange"
-    WHERE ${inRange}
-      AND (SELECT coalesce(sum(length(c."searchText")), 0) FROM (SELECT "searchText" FROM "MemoryCollectionChange" WHERE ${inRange} LIMIT ${limit + 1}) c) <= ${maxText}
-    ORDER BY "version" LIMIT ${limit + 1}`);
+  const rows = await db.rows<PackedRow & { version: unknown; delta: unknown; memoryId: string; searchText: string }>(sql`
+    SELECT c."version", c."delta", c."memoryId", c."searchText", ${reading.packRow(["createdAt", "agentSlug"], MEMORY_TIMESTAMPS)}
+    FROM "MemoryCollectionChange" c LEFT JOIN "Memory" m ON m."id" = c."memoryId"
+    WHERE ${inRange("c.")}
+      AND (SELECT coalesce(sum(length(l."searchText")), 0) FROM (SELECT "searchText" FROM "MemoryCollectionChange" WHERE ${inRange("")} LIMIT ${limit + 1}) l) <= ${maxText}
+    ORDER BY c."version", c."delta" LIMIT ${limit + 1}`);
   if (rows.length > limit || rows.length === 0 || readVersion(rows[0]!.version) !== after + 1n) return null;
-  return rows.map((row) => ({
-    version: readVersion(row.version),
-    delta: Number(row.delta) > 0 ? 1 : -1,
-    terms: row.searchText === "" ? [] : row.searchText.split(" ").filter(countable),
+  const memories = unpackRows(rows);
+  return rows.map((row, i) => {
+    const [createdAt, agentSlug] = memories[i]!;
+    return {
+      version: readVersion(row.version),
+      delta: Number(row.delta) > 0 ? 1 : -1,
+      memoryId: row.memoryId,
+      createdAt: packedDate(createdAt ?? null),
+      agentSlug: (agentSlug ?? null) as string | null,
+      terms: countedTerms(row.searchText, reading.countable),
+    };
+  });
+}
+
+/** The scope's newest `limit` durable memories, newest first (along the scope index), with their counted terms. */
+export async function newestDurable(db: SqlReads, reading: MemoryReading, scope: CollectionScope, limit: number): Promise<RecentMemory[]> {
+  const rows = await db.rows<PackedRow>(sql`
+    SELECT ${reading.packRow(["id", "createdAt", "agentSlug", "searchText"], MEMORY_TIMESTAMPS)} FROM "Memory" m
+    WHERE m."orgId" = ${scope.orgId} AND m."environment" = ${scope.environment} AND m."state" = 'durable'
+    ORDER BY m."createdAt" DESC, m."id" DESC LIMIT ${limit}`);
+  return unpackRows(rows).map(([id, createdAt, agentSlug, searchText]) => ({
+    id: id as string,
+    createdAt: packedDate(createdAt)!,
+    agentSlug: agentSlug as string | null,
+    terms: countedTerms(searchText as string | null, reading.countable),
   }));
+}
+
+/** Analysed text as the terms the index counts. */
+function countedTerms(searchText: string | null, countable: (term: string) => boolean): string[] {
+  return searchText ? searchText.split(" ").filter(countable) : [];
 }

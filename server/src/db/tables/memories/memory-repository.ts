@@ -5,7 +5,7 @@ import type { PrismaTx } from "../../prisma";
 import { join, type PackedRow, sql, unpackRows } from "../../sql";
 import { prismaReads, type SqlReads } from "../../sql-reads";
 import { appendHistory, historyOf } from "../memory-history";
-import { collectionChanges, collectionState } from "./memory-collection";
+import { collectionChanges, collectionState, newestDurable } from "./memory-collection";
 import { MEMORY_TIMESTAMPS, memoryRecord, packedMemoryRecord, RECORD_COLUMNS } from "./memory-table";
 
 /** The organization, environment and (for agent callers) the agent's own plus shared memories. */
@@ -24,6 +24,7 @@ function visibleIn(scope: MemoryScope) {
 export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads = prismaReads(db)): MemoryRepository & MemorySearch {
   const search = dialect.memorySearch;
   const packedRecord = dialect.packRow(RECORD_COLUMNS, MEMORY_TIMESTAMPS);
+  const reading = { packRow: dialect.packRow, countable: search.countable };
   return {
     async findById(id) {
       const row = await db.memory.findUnique({ where: { id } });
@@ -70,7 +71,9 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
     collectionState: (scope) => collectionState(reads, scope),
     documentFrequencies: async (scope, terms) =>
       terms.length === 0 ? { version: (await collectionState(reads, scope)).version, documents: [] } : search.documentFrequencies(reads, scope, terms),
-    collectionChanges: (scope, range) => collectionChanges(reads, scope, range, search.countable),
+    collectionChanges: (scope, range) => collectionChanges(reads, scope, range, reading),
+    newestFromHeldTerms: search.newestFromHeldTerms,
+    newestDurable: (scope, limit) => newestDurable(reads, reading, scope, limit),
     async findManyByIds(ids) {
       if (ids.length === 0) return [];
       // On the retrieval path: packed, as the candidates are.

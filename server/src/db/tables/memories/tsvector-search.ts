@@ -2,9 +2,9 @@ import type { PackedRow, PackRow } from "../../sql";
 import { empty, join, raw, type Sql, sql } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
 import type { MemoryScope } from "../../../domain/memory/ports";
-import type { CandidateQuery, CollectionScope, SearchCandidate } from "../../../domain/retrieval/ports";
+import type { CandidateQuery, CollectionScope, SearchCandidate, TimePosition } from "../../../domain/retrieval/ports";
 import { readVersion, versionOf } from "./memory-collection";
-import { candidateSelect, candidatesById, type FullTextSearch, quoted, scopeFilter, termsExpression, unpackCandidates, unpackNeighbours } from "./full-text";
+import { candidateSelect, candidatesById, type FullTextSearch, olderThan, quoted, scopeFilter, termsExpression, unpackCandidates, unpackNeighbours } from "./full-text";
 
 /**
  * Postgres refuses a tsquery word over 2,046 bytes (and stores a longer lexeme mangled), so a longer term
@@ -35,11 +35,6 @@ export interface NewestWalk {
 }
 export const NEWEST_WALK: NewestWalk = { window: 2_000, walk: 8_000 };
 
-/** A row's place in the scope's time order (newest first). */
-interface Position {
-  createdAt: Date;
-  id: string;
-}
 
 /**
  * The durable memories one newest-first walk reads: an organization and environment's, every one of them, or
@@ -64,7 +59,7 @@ const lanesOf = (scope: MemoryScope): Lane[] =>
   scope.agentSlug === null ? [{ orgId: scope.orgId, environment: scope.environment }] : [scope, { ...scope, agentSlug: null }];
 
 /** Newest first, ties by id, as the walks order their rows. */
-const newestFirst = (a: Position, b: Position) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const newestFirst = (a: TimePosition, b: TimePosition) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /**
  * Postgres's full-text search: the GIN-indexed tsvector column "searchVector" derived from searchText, and for
@@ -73,8 +68,6 @@ const newestFirst = (a: Position, b: Position) => b.createdAt.getTime() - a.crea
  */
 export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK): FullTextSearch {
   const candidate = candidateSelect(packRow);
-  const olderThan = (position: Position | null, alias: "m" | "t") =>
-    position ? sql`AND (${raw(alias)}."createdAt", ${raw(alias)}."id") < (${position.createdAt}, ${position.id})` : empty;
 
   /**
    * A row count the planner cannot see: it plans for a tenth of the scope's rows. Seeing most of a small scope's
@@ -84,7 +77,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
   const unseen = (count: number) => sql`(SELECT CAST(${count} AS bigint))`;
 
   /** The newest `limit` matches among the `rows` memories of the lane that come next in time order after `after`. */
-  const newestAmong = async (db: SqlReads, lane: Lane, tsquery: string, after: Position | null, rows: number, limit: number) =>
+  const newestAmong = async (db: SqlReads, lane: Lane, tsquery: string, after: TimePosition | null, rows: number, limit: number) =>
     unpackCandidates(
       await db.rows<PackedRow>(sql`
         SELECT ${candidate} FROM (
@@ -100,28 +93,28 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
         ORDER BY t."createdAt" DESC, t."id" DESC`),
     );
 
-  /** Where the lane's newest `rows` memories end (read from the timeline's keys alone), or null when it has fewer. */
-  const windowEnd = async (db: SqlReads, lane: Lane, rows: number): Promise<Position | null> => {
-    const [last] = await db.rows<Position>(sql`
-      SELECT t."createdAt", t."id" FROM "MemoryTimeline" t WHERE ${laneFilter(lane, "t")}
+  /** Where the lane's `rows` memories after `after` end (read from the timeline's keys alone), or null when it has fewer. */
+  const windowEnd = async (db: SqlReads, lane: Lane, after: TimePosition | null, rows: number): Promise<TimePosition | null> => {
+    const [last] = await db.rows<TimePosition>(sql`
+      SELECT t."createdAt", t."id" FROM "MemoryTimeline" t WHERE ${laneFilter(lane, "t")} ${olderThan(after, "t")}
       ORDER BY t."createdAt" DESC, t."id" DESC
       OFFSET ${unseen(rows - 1)} LIMIT 1`);
     return last ?? null;
   };
 
   /**
-   * The lane's newest `limit` matches. The planner, counting terms as independent, may expect few memories to
+   * The lane's newest `limit` matches after `start` (from its newest memory when null). The planner, counting terms as independent, may expect few memories to
    * hold them all and read every match before sorting (thousands in a large organization, a page read each).
    * The lane's newest memories, read in order from the timeline, usually hold the answer. Past them, walking on
    * costs a fraction of a page read a row, so the walk goes on while the window's share of matches says the
    * rest lie near; the planner searches only what lies beyond.
    */
-  async function newestInLane(db: SqlReads, lane: Lane, tsquery: string, limit: number): Promise<SearchCandidate[]> {
-    let found = await newestAmong(db, lane, tsquery, null, sizes.window, limit);
+  async function newestInLane(db: SqlReads, lane: Lane, tsquery: string, start: TimePosition | null, limit: number): Promise<SearchCandidate[]> {
+    let found = await newestAmong(db, lane, tsquery, start, sizes.window, limit);
     if (found.length >= limit) return found;
     // Each later read goes on from the last match found (the rows read past it matched nothing), so only a
     // window without a match needs to know where it ended.
-    let after = found.length > 0 ? found[found.length - 1]! : await windowEnd(db, lane, sizes.window);
+    let after = found.length > 0 ? found[found.length - 1]! : await windowEnd(db, lane, start, sizes.window);
     if (!after) return found;
     const expectedRows = found.length === 0 ? Infinity : ((limit - found.length) * sizes.window) / found.length;
     if (expectedRows <= sizes.walk) {
@@ -144,7 +137,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
     async candidates(db, scope, lookup) {
       const query = searchableLookup(lookup);
       if (!query) return [];
-      const { order, limit } = query;
+      const { order, limit, olderThan: start = null } = query;
       const tsquery = termsExpression(query, { and: " & ", or: " | ", literal: (term) => quoted(term, "'") });
       if (order === "relevance") {
         return unpackCandidates(
@@ -158,7 +151,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
       // Newest first is asked for only when the terms are common. An agent's boundary holds the newest of its two
       // lanes' newest matches; the lanes are read one after the other (on two cores, both at once was no faster).
       const lanes: SearchCandidate[][] = [];
-      for (const lane of lanesOf(scope)) lanes.push(await newestInLane(db, lane, tsquery, limit));
+      for (const lane of lanesOf(scope)) lanes.push(await newestInLane(db, lane, tsquery, start, limit));
       return lanes.length === 1 ? lanes[0]! : lanes.flat().sort(newestFirst).slice(0, limit);
     },
     byId: candidatesById(packRow),
@@ -184,6 +177,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
       );
     },
     countable: searchable,
+    newestFromHeldTerms: true,
     async documentFrequencies(db, scope, terms) {
       // One statement is one snapshot: the counts are those of the version read beside them.
       if (!terms.some(searchable)) {

@@ -1,0 +1,183 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { databaseUnderTest, startTestServer, type TestServer } from "@engram/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../src/db/store";
+import type { Caller } from "../src/domain/access/caller";
+import type { MemoryScope } from "../src/domain/memory/ports";
+import { candidateLookup } from "../src/domain/retrieval/candidate-lookup";
+import type { CandidateQuery, MemorySearch } from "../src/domain/retrieval/ports";
+import type { HeldSizes } from "../src/domain/retrieval/recent-terms";
+import type { Store } from "../src/domain/store";
+
+/**
+ * Newest-first lookups answered from the scope's newest memories' terms held in process must find exactly the
+ * newest matches the database holds, after any writes by any process: new memories, memories leaving and
+ * re-entering the scope, a change log too long to apply, a held set worn thin. The held memories here are a
+ * second store's (as another worker's would be), with small sizes so that every path is reached; run on both
+ * backends, each reading through its own driver.
+ */
+let server: TestServer;
+let store: Store;
+let caller: Caller;
+let orgId: string;
+const sizes: HeldSizes = { perScope: 20, total: 1_000, changes: 8, changedText: 100_000 };
+
+// Memory i (0 the oldest) holds "common" in every third, "even" in every second, "early" among the first 15, "shared" when
+// it is shared (no agent); memories are agent-a's, agent-b's and shared in turn.
+const wordsOf = (i: number) => [i % 3 === 0 && "common", i % 2 === 0 && "even", i < 15 && "early", i % 3 === 2 && "shared"].filter(Boolean).join(" ");
+const agentOf = (i: number) => [`agent-a`, `agent-b`, null][i % 3]!;
+let written = 0;
+
+async function write(count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let n = 0; n < count; n++, written++) {
+    const { body } = await server.services.memories.encode(caller, agentOf(written), { text: `Entry ${written} ${wordsOf(written)} filler`, memoryKind: "fact", confidence: 0.8 }, undefined);
+    ids.push(body.memory.id);
+    // Distinct instants, so that time order alone orders them on both backends.
+    await sleep(2);
+  }
+  return ids;
+}
+
+/** The newest matches as the plainest read finds them: every durable memory in scope, tested and sorted here. */
+async function truth(scope: MemoryScope, lookup: CandidateQuery): Promise<string[]> {
+  const rows = await server.db.memory.findMany({
+    where: { orgId, environment: "production", state: "durable", ...(scope.agentSlug ? { OR: [{ agentSlug: scope.agentSlug }, { agentSlug: null }] } : {}) },
+    select: { id: true, createdAt: true, searchText: true },
+  });
+  const matching = rows.filter(({ searchText }) => {
+    const terms = new Set(searchText.split(" "));
+    return lookup.match === "any" ? lookup.terms.some((t) => terms.has(t)) : lookup.groups.every((group) => group.some((t) => terms.has(t)));
+  });
+  matching.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+  return matching.slice(0, lookup.limit).map(({ id }) => id);
+}
+
+/** The store's search with held terms asked for (whatever the backend prefers), counting what reaches the index. */
+function heldLookup() {
+  const calls = { searched: 0, rebuilt: 0, caughtUp: 0 };
+  const memories: MemorySearch = store.memories;
+  const lookup = candidateLookup(
+    {
+      newestFromHeldTerms: true,
+      newestDurable: (scope, limit) => (calls.rebuilt++, memories.newestDurable(scope, limit)),
+      collectionChanges: (scope, range) => (calls.caughtUp++, memories.collectionChanges(scope, range)),
+      searchDurable: (scope, query) => (calls.searched++, memories.searchDurable(scope, query)),
+      durableCandidates: (scope, ids) => memories.durableCandidates(scope, ids),
+    },
+    sizes,
+  );
+  return {
+    calls,
+    async ids(scope: MemoryScope, query: CandidateQuery) {
+      const { version } = await memories.collectionState(scope);
+      return (await lookup(scope, version, query)).map(({ id }) => id);
+    },
+  };
+}
+
+const organization = (): MemoryScope => ({ orgId, environment: "production", agentSlug: null });
+const agentA = (): MemoryScope => ({ orgId, environment: "production", agentSlug: "agent-a" });
+const any = (terms: string[], limit: number): CandidateQuery => ({ terms, match: "any", order: "newest", limit });
+const all = (groups: string[][], limit: number): CandidateQuery => ({ groups, match: "all", order: "newest", limit });
+
+/** Every lookup below, in both scopes, agrees with the plain read. */
+async function expectExact(held: ReturnType<typeof heldLookup>) {
+  for (const scope of [organization(), agentA()]) {
+    for (const query of [
+      any(["common"], 3), // within the held memories
+      any(["common"], 12), // beyond them
+      any(["early"], 5), // only beyond them
+      any(["common", "even"], 40),
+      all([["common"], ["even"]], 8),
+      all([["shared"], ["early", "even"]], 10),
+      any(["absent"], 5),
+    ]) {
+      expect(await held.ids(scope, query), `${scope.agentSlug ?? "organization"} ${JSON.stringify(query)}`).toEqual(await truth(scope, query));
+    }
+  }
+}
+
+describe("newest-first lookups from held terms", () => {
+  beforeAll(async () => {
+    server = await startTestServer({ rateLimits: "off" });
+    store = await openStore(server.database);
+    const tenant = await server.newTenant();
+    orgId = tenant.orgId;
+    caller = await server.services.tokens.authenticate(tenant.token, "t");
+    await write(50);
+  }, 120_000);
+  afterAll(async () => {
+    await store?.close();
+    await server?.stop();
+  });
+
+  it("find exactly the newest matches, within the held memories and beyond them", async () => {
+    const held = heldLookup();
+    await expectExact(held);
+    expect(held.calls.rebuilt).toBe(1);
+    // A lookup whose matches the held memories hold asks nothing of the index.
+    held.calls.searched = 0;
+    expect(await held.ids(organization(), any(["common"], 3))).toHaveLength(3);
+    expect(held.calls.searched).toBe(0);
+  });
+
+  // On SQLite, where held terms are not used, the index's newest first is the order memories were indexed in (a
+  // restored memory is indexed anew), so only Postgres's search beyond the held memories agrees with time order.
+  const postgres = databaseUnderTest === "postgres";
+
+  it.runIf(postgres)("stay exact as memories are written, leave and re-enter the scope elsewhere, caught up from the log", async () => {
+    const held = heldLookup();
+    await expectExact(held);
+    const newestHeld = (await truth(organization(), any(["even"], 1)))[0]!;
+    const [fresh] = await write(2);
+    const oldest = (await server.db.memory.findFirst({ where: { orgId }, orderBy: { createdAt: "asc" } }))!.id;
+    await server.services.memories.suppress(caller, null, newestHeld, {});
+    await server.services.memories.tombstone(caller, null, fresh!);
+    await expectExact(held);
+    // Restored, a held memory takes its place again; one older than every held memory is left to the index.
+    await server.services.memories.suppress(caller, null, oldest, {});
+    await server.services.memories.restore(caller, null, newestHeld, {});
+    await server.services.memories.restore(caller, null, oldest, {});
+    await expectExact(held);
+    expect(held.calls.rebuilt).toBe(1);
+    expect(held.calls.caughtUp).toBeGreaterThan(0);
+  });
+
+  it.runIf(postgres)("read the newest memories again when the log holds more changes than are applied, or half the held ones left", async () => {
+    const held = heldLookup();
+    await expectExact(held);
+    await write(sizes.changes + 1);
+    await expectExact(held);
+    expect(held.calls.rebuilt).toBe(2);
+    // Half the held memories leave, one change at a time (each applied): the rest is read again when next used.
+    const newest = await server.db.memory.findMany({ where: { orgId, state: "durable" }, orderBy: { createdAt: "desc" }, take: sizes.perScope / 2 + 1 });
+    for (const { id } of newest) {
+      await server.services.memories.suppress(caller, null, id, {});
+      await held.ids(organization(), any(["common"], 1));
+    }
+    expect(held.calls.rebuilt).toBe(2);
+    await expectExact(held);
+    expect(held.calls.rebuilt).toBe(3);
+  });
+
+  it("catch a scope up once for concurrent lookups", async () => {
+    const held = heldLookup();
+    await expectExact(held);
+    await write(3);
+    const caughtUp = held.calls.caughtUp;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => held.ids(organization(), any(["common"], 12))));
+    expect(held.calls.caughtUp).toBe(caughtUp + 1);
+    for (const answer of answers) expect(answer).toEqual(await truth(organization(), any(["common"], 12)));
+  });
+
+  it("hold a whole small scope, and search nothing beyond it", async () => {
+    const small = await server.newTenant();
+    const smallCaller = await server.services.tokens.authenticate(small.token, "t");
+    for (let i = 0; i < 5; i++) await server.services.memories.encode(smallCaller, null, { text: `Small ${i} common`, memoryKind: "fact", confidence: 0.8 }, undefined);
+    const held = heldLookup();
+    const scope: MemoryScope = { orgId: small.orgId, environment: "production", agentSlug: null };
+    expect(await held.ids(scope, any(["common"], 10))).toHaveLength(5);
+    expect(held.calls.searched).toBe(0);
+  });
+});
