@@ -20,7 +20,7 @@ let server: TestServer;
 let store: Store;
 let caller: Caller;
 let orgId: string;
-const sizes: HeldSizes = { perScope: 20, total: 1_000, changes: 8, changedText: 100_000 };
+const sizes: HeldSizes = { perScope: 20, total: 1_000, changes: 8, changedText: 100_000, termTests: 1_000 };
 
 // Memory i (0 the oldest) holds "common" in every third, "even" in every second, "early" among the first 15, "shared" when
 // it is shared (no agent); memories are agent-a's, agent-b's and shared in turn.
@@ -54,7 +54,7 @@ async function truth(scope: MemoryScope, lookup: CandidateQuery): Promise<string
 }
 
 /** The store's search with held terms asked for (whatever the backend prefers), counting what reaches the index. */
-function heldLookup() {
+function heldLookup(held: HeldSizes = sizes) {
   const calls = { searched: 0, rebuilt: 0, caughtUp: 0 };
   const memories: MemorySearch = store.memories;
   const lookup = candidateLookup(
@@ -65,7 +65,7 @@ function heldLookup() {
       searchDurable: (scope, query) => (calls.searched++, memories.searchDurable(scope, query)),
       durableCandidates: (scope, ids) => memories.durableCandidates(scope, ids),
     },
-    sizes,
+    held,
   );
   return {
     calls,
@@ -169,6 +169,15 @@ describe("newest-first lookups from held terms", () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => held.ids(organization(), any(["common"], 12))));
     expect(held.calls.caughtUp).toBe(caughtUp + 1);
     for (const answer of answers) expect(answer).toEqual(await truth(organization(), any(["common"], 12)));
+  });
+
+  it("hand a lookup over to the database where its budget of term tests runs out", async () => {
+    // Three memories' worth of tests for a lookup of one term, one memory's for most below.
+    const held = heldLookup({ ...sizes, termTests: 3 });
+    await expectExact(held);
+    held.calls.searched = 0;
+    expect(await held.ids(organization(), any(["common"], 3))).toEqual(await truth(organization(), any(["common"], 3)));
+    expect(held.calls.searched).toBe(1);
   });
 
   it("hold a whole small scope, and search nothing beyond it", async () => {

@@ -15,8 +15,13 @@ export interface HeldSizes {
    */
   changes: number;
   changedText: number;
+  /**
+   * The most term tests one lookup makes in memory (about 10 ns each), whatever its terms: a query of hundreds
+   * of words, rare among the newest memories, is handed to the database where the budget runs out.
+   */
+  termTests: number;
 }
-export const HELD_SIZES: HeldSizes = { perScope: 10_000, total: 50_000, changes: 2_048, changedText: 1024 * 1024 };
+export const HELD_SIZES: HeldSizes = { perScope: 10_000, total: 50_000, changes: 2_048, changedText: 1024 * 1024, termTests: 200_000 };
 
 /** A held memory: its place in time order, its agent, and the terms the backend counts. */
 interface Held {
@@ -55,9 +60,9 @@ class ScopeTerms {
   constructor(
     public version: bigint,
     memories: readonly RecentMemory[],
-    private readonly capacity: number,
+    private readonly sizes: Pick<HeldSizes, "perScope" | "termTests">,
   ) {
-    this.complete = memories.length < capacity;
+    this.complete = memories.length < sizes.perScope;
     this.newestFirst = memories.map(heldOf).sort(newerFirst);
     this.byId = new Map(this.newestFirst.map((held) => [held.id, held]));
   }
@@ -68,7 +73,7 @@ class ScopeTerms {
 
   /** Fewer than half the memories it was read with are left (memories left the scope): read it again. */
   get depleted(): boolean {
-    return !this.complete && this.newestFirst.length < this.capacity / 2;
+    return !this.complete && this.newestFirst.length < this.sizes.perScope / 2;
   }
 
   /**
@@ -91,7 +96,7 @@ class ScopeTerms {
     }
     this.newestFirst.splice(low, 0, held);
     this.byId.set(held.id, held);
-    if (this.newestFirst.length > this.capacity) {
+    if (this.newestFirst.length > this.sizes.perScope) {
       this.byId.delete(this.newestFirst.pop()!.id);
       this.complete = false;
     }
@@ -104,17 +109,21 @@ class ScopeTerms {
     this.newestFirst.splice(this.newestFirst.indexOf(held), 1);
   }
 
-  /** The lookup's newest matches that `scope` sees among the held memories. */
+  /** The lookup's newest matches that `scope` sees among the held memories, within the budget of term tests. */
   newest(scope: MemoryScope, query: CandidateQuery): HeldMatches {
     const ids: string[] = [];
-    for (const held of this.newestFirst) {
+    const testsPerMemory = query.match === "any" ? query.terms.length : query.groups.reduce((sum, group) => sum + group.length, 0);
+    const memories = Math.min(this.newestFirst.length, Math.max(1, Math.floor(this.sizes.termTests / Math.max(1, testsPerMemory))));
+    for (let i = 0; i < memories; i++) {
+      const held = this.newestFirst[i]!;
       if (scope.agentSlug !== null && held.agentSlug !== scope.agentSlug && held.agentSlug !== null) continue;
       if (!matches(held.terms, query)) continue;
       ids.push(held.id);
       if (ids.length >= query.limit) return { ids, olderThan: null };
     }
-    const oldest = this.newestFirst.at(-1);
-    return { ids, olderThan: this.complete || !oldest ? null : { createdAt: new Date(oldest.at), id: oldest.id } };
+    // Everything newer than the last memory tested has been; the database goes on from there.
+    const last = this.newestFirst[memories - 1];
+    return { ids, olderThan: (this.complete && memories === this.newestFirst.length) || !last ? null : { createdAt: new Date(last.at), id: last.id } };
   }
 }
 
@@ -142,7 +151,7 @@ export function recentTermsCache(memories: Pick<MemorySearch, "newestDurable" | 
       }
     }
     // Read after `version` was: the changes logged since then are applied again on the next catch-up.
-    const fresh = new ScopeTerms(version, await memories.newestDurable(scope, sizes.perScope), sizes.perScope);
+    const fresh = new ScopeTerms(version, await memories.newestDurable(scope, sizes.perScope), sizes);
     scopes.set(key, fresh);
     return fresh;
   }
