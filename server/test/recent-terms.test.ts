@@ -112,6 +112,11 @@ describe("newest-first lookups from held terms", () => {
     await server?.stop();
   });
 
+  it("are the store's choice on Postgres only", () => {
+    expect(store.memories.newestFromHeldTerms).toBe(databaseUnderTest === "postgres");
+    expect(server.services.store.memories.newestFromHeldTerms).toBe(databaseUnderTest === "postgres");
+  });
+
   it("find exactly the newest matches, within the held memories and beyond them", async () => {
     const held = heldLookup();
     await expectExact(held);

@@ -58,9 +58,13 @@ function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads): Rep
 
 /** The same repositories, each call run again while the database is busy, then answered as a 503 (failures.ts). */
 function guarded(repositories: Repositories, retry: <T>(attempt: () => Promise<T>) => Promise<T>): Repositories {
+  // Methods are guarded; a repository's plain properties (what its backend prefers) pass as they are.
   const guard = <T extends object>(repository: T): T =>
     Object.fromEntries(
-      Object.entries(repository).map(([name, method]) => [name, (...args: unknown[]) => retry(() => (method as (...args: unknown[]) => Promise<unknown>)(...args))]),
+      Object.entries(repository).map(([name, member]) => [
+        name,
+        typeof member === "function" ? (...args: unknown[]) => retry(() => (member as (...args: unknown[]) => Promise<unknown>)(...args)) : member,
+      ]),
     ) as T;
   return Object.fromEntries(Object.entries(repositories).map(([name, repository]) => [name, guard(repository)])) as unknown as Repositories;
 }
