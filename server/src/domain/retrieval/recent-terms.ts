@@ -44,7 +44,7 @@ function matches(terms: ReadonlySet<string>, query: CandidateQuery): boolean {
 export interface HeldMatches {
   /** The newest matches among the held memories, newest first, at most the lookup's limit. */
   ids: string[];
-  /** Where the index must go on from for more (the oldest held memory), or null when nothing older can match. */
+  /** Where the index must go on from for more (the last held memory tested), or null when nothing older can match. */
   olderThan: TimePosition | null;
 }
 
