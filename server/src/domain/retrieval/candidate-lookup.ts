@@ -1,13 +1,8 @@
 import type { MemoryScope } from "../memory/ports";
+import { matchesNothing } from "./candidate-plan";
 import type { CandidateQuery, MemorySearch, SearchCandidate } from "./ports";
 import { HELD_SIZES, type HeldSizes, recentTermsCache } from "./recent-terms";
-
-/** Newest first, then by id descending, as the backends order a newest-first lookup. */
-const newestFirst = (a: SearchCandidate, b: SearchCandidate) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-
-/** A lookup with an empty list of terms, which matches nothing (and is not valid full-text syntax either). */
-const matchesNothing = (lookup: CandidateQuery) =>
-  lookup.match === "all" ? lookup.groups.length === 0 || lookup.groups.some((group) => group.length === 0) : lookup.terms.length === 0;
+import { newestFirst } from "./time-order";
 
 type Memories = Pick<MemorySearch, "newestFromHeldTerms" | "newestDurable" | "collectionChanges" | "searchDurable" | "durableCandidates">;
 

@@ -1,6 +1,10 @@
 import { conceptTerms, type QueryConcept } from "@engram/retrieval";
 import type { CandidateQuery } from "./ports";
 
+/** A lookup with an empty list of terms, which matches nothing (and is not valid full-text syntax either). */
+export const matchesNothing = (lookup: CandidateQuery): boolean =>
+  lookup.match === "all" ? lookup.groups.length === 0 || lookup.groups.some((group) => group.length === 0) : lookup.terms.length === 0;
+
 /** Candidates ranked per full-text lookup; retrieval scores the union of the plan's lookups. */
 export const MAX_CANDIDATES = 100;
 /**

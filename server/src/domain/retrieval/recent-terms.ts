@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import { scopeKey } from "../kernel/scope-key";
 import type { MemoryScope } from "../memory/ports";
 import type { CandidateQuery, CollectionChange, CollectionScope, MemorySearch, RecentMemory, TimePosition } from "./ports";
+import { newestFirst } from "./time-order";
 
 /** How much is held, and how far behind a scope is caught up from its change log rather than read again. */
 export interface HeldSizes {
@@ -23,18 +24,13 @@ export interface HeldSizes {
 }
 export const HELD_SIZES: HeldSizes = { perScope: 10_000, total: 50_000, changes: 2_048, changedText: 1024 * 1024, termTests: 200_000 };
 
-/** A held memory: its place in time order, its agent, and the terms the backend counts. */
-interface Held {
-  readonly id: string;
-  readonly at: number;
+/** A held memory: its place in time order, its agent, and the terms the backend counts, as a set. */
+interface Held extends TimePosition {
   readonly agentSlug: string | null;
   readonly terms: ReadonlySet<string>;
 }
 
-/** Newest first, then by id descending: the backends' order. */
-const newerFirst = (a: Held, b: Held) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-
-const heldOf = ({ id, createdAt, agentSlug, terms }: RecentMemory): Held => ({ id, at: createdAt.getTime(), agentSlug, terms: new Set(terms) });
+const heldOf = ({ id, createdAt, agentSlug, terms }: RecentMemory): Held => ({ id, createdAt, agentSlug, terms: new Set(terms) });
 
 function matches(terms: ReadonlySet<string>, query: CandidateQuery): boolean {
   return query.match === "any" ? query.terms.some((term) => terms.has(term)) : query.groups.every((group) => group.some((term) => terms.has(term)));
@@ -63,7 +59,7 @@ class ScopeTerms {
     private readonly sizes: Pick<HeldSizes, "perScope" | "termTests">,
   ) {
     this.complete = memories.length < sizes.perScope;
-    this.newestFirst = memories.map(heldOf).sort(newerFirst);
+    this.newestFirst = memories.map(heldOf).sort(newestFirst);
     this.byId = new Map(this.newestFirst.map((held) => [held.id, held]));
   }
 
@@ -86,12 +82,12 @@ class ScopeTerms {
     const held = heldOf({ ...change, id: change.memoryId, createdAt: change.createdAt });
     const oldest = this.newestFirst.at(-1);
     // Older than the oldest held memory, it lies where the index searches anyway.
-    if (!this.complete && oldest && newerFirst(held, oldest) > 0) return;
+    if (!this.complete && oldest && newestFirst(held, oldest) > 0) return;
     let low = 0;
     let high = this.newestFirst.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (newerFirst(this.newestFirst[middle]!, held) < 0) low = middle + 1;
+      if (newestFirst(this.newestFirst[middle]!, held) < 0) low = middle + 1;
       else high = middle;
     }
     this.newestFirst.splice(low, 0, held);
@@ -123,7 +119,7 @@ class ScopeTerms {
     }
     // Everything newer than the last memory tested has been; the database goes on from there.
     const last = this.newestFirst[memories - 1];
-    return { ids, olderThan: (this.complete && memories === this.newestFirst.length) || !last ? null : { createdAt: new Date(last.at), id: last.id } };
+    return { ids, olderThan: (this.complete && memories === this.newestFirst.length) || !last ? null : { createdAt: last.createdAt, id: last.id } };
   }
 }
 

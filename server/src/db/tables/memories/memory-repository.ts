@@ -1,4 +1,5 @@
 import type { MemoryRepository, MemoryScope } from "../../../domain/memory/ports";
+import { matchesNothing } from "../../../domain/retrieval/candidate-plan";
 import type { MemorySearch } from "../../../domain/retrieval/ports";
 import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
@@ -57,12 +58,7 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
       const row = await db.memory.findFirst({ where: { id, ...visibleIn(scope) } });
       return row ? memoryRecord(row) : null;
     },
-    async searchDurable(scope, query) {
-      // An empty list of terms matches nothing (and is not valid full-text syntax).
-      const lists = query.match === "all" ? query.groups : [query.terms];
-      if (lists.length === 0 || lists.some((terms) => terms.length === 0)) return [];
-      return search.candidates(reads, scope, query);
-    },
+    searchDurable: async (scope, query) => (matchesNothing(query) ? [] : search.candidates(reads, scope, query)),
     async durableCandidates(scope, ids) {
       if (ids.length === 0) return [];
       return search.byId(reads, scope, ids);

@@ -3,6 +3,7 @@ import { empty, join, raw, type Sql, sql } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
 import type { MemoryScope } from "../../../domain/memory/ports";
 import type { CandidateQuery, CollectionScope, SearchCandidate, TimePosition } from "../../../domain/retrieval/ports";
+import { newestFirst } from "../../../domain/retrieval/time-order";
 import { readVersion, versionOf } from "./memory-collection";
 import { candidateSelect, candidatesById, type FullTextSearch, olderThan, quoted, scopeFilter, termsExpression, unpackCandidates, unpackNeighbours } from "./full-text";
 
@@ -35,7 +36,6 @@ export interface NewestWalk {
 }
 export const NEWEST_WALK: NewestWalk = { window: 2_000, walk: 8_000 };
 
-
 /**
  * The durable memories one newest-first walk reads: an organization and environment's, every one of them, or
  * (with `agentSlug`) only one agent's own or, for null, only the shared ones, written by no agent.
@@ -57,9 +57,6 @@ function laneFilter(lane: Lane, alias: "m" | "t"): Sql {
  */
 const lanesOf = (scope: MemoryScope): Lane[] =>
   scope.agentSlug === null ? [{ orgId: scope.orgId, environment: scope.environment }] : [scope, { ...scope, agentSlug: null }];
-
-/** Newest first, ties by id, as the walks order their rows. */
-const newestFirst = (a: TimePosition, b: TimePosition) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /**
  * Postgres's full-text search: the GIN-indexed tsvector column "searchVector" derived from searchText, and for
@@ -103,8 +100,9 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
   };
 
   /**
-   * The lane's newest `limit` matches after `start` (from its newest memory when null). The planner, counting terms as independent, may expect few memories to
-   * hold them all and read every match before sorting (thousands in a large organization, a page read each).
+   * The lane's newest `limit` matches after `start` (from its newest memory when null). The planner, counting
+   * terms as independent, may expect few memories to hold them all and read every match before sorting
+   * (thousands in a large organization, a page read each).
    * The lane's newest memories, read in order from the timeline, usually hold the answer. Past them, walking on
    * costs a fraction of a page read a row, so the walk goes on while the window's share of matches says the
    * rest lie near; the planner searches only what lies beyond.
