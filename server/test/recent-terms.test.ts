@@ -5,7 +5,7 @@ import { openStore } from "../src/db/store";
 import type { Caller } from "../src/domain/access/caller";
 import type { MemoryScope } from "../src/domain/memory/ports";
 import { candidateLookup } from "../src/domain/retrieval/candidate-lookup";
-import type { CandidateQuery, MemorySearch } from "../src/domain/retrieval/ports";
+import type { CandidateQuery, MemorySearch, NeighbourAnchor, NeighbourWindow, SearchCandidate } from "../src/domain/retrieval/ports";
 import type { HeldSizes } from "../src/domain/retrieval/recent-terms";
 import type { Store } from "../src/domain/store";
 
@@ -55,7 +55,7 @@ async function truth(scope: MemoryScope, lookup: CandidateQuery): Promise<string
 
 /** The store's search with held terms asked for (whatever the backend prefers), counting what reaches the index. */
 function heldLookup(held: HeldSizes = sizes) {
-  const calls = { searched: 0, rebuilt: 0, caughtUp: 0 };
+  const calls = { searched: 0, rebuilt: 0, caughtUp: 0, neighboursSearched: 0, readById: 0 };
   const memories: MemorySearch = store.memories;
   const lookup = candidateLookup(
     {
@@ -63,15 +63,22 @@ function heldLookup(held: HeldSizes = sizes) {
       newestDurable: (scope, limit) => (calls.rebuilt++, memories.newestDurable(scope, limit)),
       collectionChanges: (scope, range) => (calls.caughtUp++, memories.collectionChanges(scope, range)),
       searchDurable: (scope, query) => (calls.searched++, memories.searchDurable(scope, query)),
-      durableCandidates: (scope, ids) => memories.durableCandidates(scope, ids),
+      durableCandidates: (scope, ids) => ((calls.readById += ids.length), memories.durableCandidates(scope, ids)),
+      neighbours: (scope, anchors, within) => (calls.neighboursSearched++, memories.neighbours(scope, anchors, within)),
     },
     held,
   );
   return {
     calls,
+    /** Each anchor's neighbours as "anchor>neighbour" pairs, sorted. */
+    async neighbours(scope: MemoryScope, anchors: NeighbourAnchor[], within: NeighbourWindow, known: SearchCandidate[] = []) {
+      const { version } = await memories.collectionState(scope);
+      const found = await lookup.neighbours(scope, version, anchors, within, new Map(known.map((candidate) => [candidate.id, candidate])));
+      return found.map(({ anchorId, candidate }) => `${anchorId}>${candidate.id}`).sort();
+    },
     async ids(scope: MemoryScope, query: CandidateQuery) {
       const { version } = await memories.collectionState(scope);
-      return (await lookup(scope, version, query)).map(({ id }) => id);
+      return (await lookup.matching(scope, version, query)).map(({ id }) => id);
     },
   };
 }
@@ -85,8 +92,10 @@ const all = (groups: string[][], limit: number): CandidateQuery => ({ groups, ma
 async function expectExact(held: ReturnType<typeof heldLookup>) {
   for (const scope of [organization(), agentA()]) {
     for (const query of [
-      any(["common"], 3), // within the held memories
+      any(["common"], 3), // within the held memories, read from the term's memories
       any(["common"], 12), // beyond them
+      any(["even"], 2), // within the held memories, tested newest first
+      all([["even"], ["common", "shared"]], 3), // the same, for every group
       any(["early"], 5), // only beyond them
       any(["common", "even"], 40),
       all([["common"], ["even"]], 8),
@@ -125,6 +134,29 @@ describe("newest-first lookups from held terms", () => {
     held.calls.searched = 0;
     expect(await held.ids(organization(), any(["common"], 3))).toHaveLength(3);
     expect(held.calls.searched).toBe(0);
+  });
+
+  it("find an exchange's neighbours as the database does, and search only for anchors beyond the held memories", async () => {
+    const held = heldLookup();
+    const ofAgentA = await server.db.memory.findMany({ where: { orgId, state: "durable", agentSlug: "agent-a" }, orderBy: { createdAt: "desc" }, select: { id: true, createdAt: true } });
+    const anchors: NeighbourAnchor[] = ofAgentA.map(({ id, createdAt }) => ({ id, createdAt, agentSlug: "agent-a" }));
+    // The newest, one amid the held memories, and the oldest (beyond them, when the scope is not held whole).
+    const chosen = [anchors[0]!, anchors[3]!, anchors.at(-1)!];
+    for (const scope of [organization(), agentA()]) {
+      for (const within of [{ ms: 3_600_000, perSide: 3 }, { ms: 3_600_000, perSide: 1 }, { ms: 1, perSide: 3 }]) {
+        const truth = (await store.memories.neighbours(scope, chosen, within)).map(({ anchorId, candidate }) => `${anchorId}>${candidate.id}`).sort();
+        expect(await held.neighbours(scope, chosen, within), JSON.stringify(within)).toEqual(truth);
+      }
+    }
+    expect(held.calls.neighboursSearched).toBe(6);
+    // Within the held memories the database is not searched, and candidates already read are used as they are.
+    const known = await store.memories.durableCandidates(organization(), ofAgentA.slice(0, 3).map(({ id }) => id));
+    held.calls.readById = 0;
+    expect(await held.neighbours(organization(), [anchors[1]!], { ms: 3_600_000, perSide: 3 }, known)).toEqual(
+      [anchors[0]!, anchors[2]!, anchors[3]!, anchors[4]!].map(({ id }) => `${anchors[1]!.id}>${id}`).sort(),
+    );
+    expect(held.calls.neighboursSearched).toBe(6);
+    expect(held.calls.readById).toBe(2);
   });
 
   // On SQLite, where held terms are not used, the index's newest first is the order memories were indexed in (a

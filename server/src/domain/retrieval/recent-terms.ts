@@ -1,14 +1,14 @@
 import { LRUCache } from "lru-cache";
 import { scopeKey } from "../kernel/scope-key";
 import type { MemoryScope } from "../memory/ports";
-import type { CandidateQuery, CollectionChange, CollectionScope, MemorySearch, RecentMemory, TimePosition } from "./ports";
+import type { CandidateQuery, CollectionChange, CollectionScope, MemorySearch, NeighbourAnchor, NeighbourWindow, RecentMemory, TimePosition } from "./ports";
 import { newestFirst } from "./time-order";
 
 /** How much is held, and how far behind a scope is caught up from its change log rather than read again. */
 export interface HeldSizes {
   /** A scope's newest durable memories held: a newest-first lookup of common terms finds its matches among them. */
   perScope: number;
-  /** Memories held across all scopes (about 1.6 kB each); the scopes searched least recently are dropped first. */
+  /** Memories held across all scopes (about 1.8 kB each); the scopes searched least recently are dropped first. */
   total: number;
   /**
    * The most logged changes, and characters of their analysed text, applied to catch a scope up; further
@@ -24,16 +24,26 @@ export interface HeldSizes {
 }
 export const HELD_SIZES: HeldSizes = { perScope: 10_000, total: 50_000, changes: 2_048, changedText: 1024 * 1024, termTests: 200_000 };
 
-/** A held memory: its place in time order, its agent, and the terms the backend counts, as a set. */
+/** A held memory: its place in time order, its agent, and the distinct terms the backend counts. */
 interface Held extends TimePosition {
   readonly agentSlug: string | null;
-  readonly terms: ReadonlySet<string>;
+  readonly terms: readonly string[];
+  /** Its index in newest-first order, renumbered after changes before it is read. */
+  rank: number;
 }
 
-const heldOf = ({ id, createdAt, agentSlug, terms }: RecentMemory): Held => ({ id, createdAt, agentSlug, terms: new Set(terms) });
+const heldOf = ({ id, createdAt, agentSlug, terms }: RecentMemory): Held => ({ id, createdAt, agentSlug, terms: [...new Set(terms)], rank: 0 });
 
-function matches(terms: ReadonlySet<string>, query: CandidateQuery): boolean {
-  return query.match === "any" ? query.terms.some((term) => terms.has(term)) : query.groups.every((group) => group.some((term) => terms.has(term)));
+/** A lookup as the held memories holding each of its terms: a memory matches when it is in one set of every group. */
+type HeldGroups = ReadonlyArray<ReadonlyArray<ReadonlySet<Held>>>;
+
+function matches(groups: HeldGroups, held: Held): boolean {
+  for (const group of groups) {
+    let found = false;
+    for (const memories of group) if ((found = memories.has(held))) break;
+    if (!found) return false;
+  }
+  return true;
 }
 
 /** What the held memories answer of a newest-first lookup. */
@@ -46,11 +56,15 @@ export interface HeldMatches {
 
 /**
  * One scope's newest durable memories, exactly as of `version`: every durable memory of the scope from the
- * oldest held one on, or all of them when `complete`.
+ * oldest held one on, or all of them when `complete`. Each term's memories are held as a set, so a lookup
+ * either reads only the memories holding its rarest terms or tests the newest memories in turn, whichever
+ * is expected to touch fewer (docs/performance.md).
  */
 class ScopeTerms {
   private readonly newestFirst: Held[];
-  private readonly byId: Map<string, Held>;
+  private readonly byId = new Map<string, Held>();
+  private readonly postings = new Map<string, Set<Held>>();
+  private ranked = false;
   private complete: boolean;
 
   constructor(
@@ -60,7 +74,7 @@ class ScopeTerms {
   ) {
     this.complete = memories.length < sizes.perScope;
     this.newestFirst = memories.map(heldOf).sort(newestFirst);
-    this.byId = new Map(this.newestFirst.map((held) => [held.id, held]));
+    for (const held of this.newestFirst) this.add(held);
   }
 
   get size(): number {
@@ -83,48 +97,135 @@ class ScopeTerms {
     const oldest = this.newestFirst.at(-1);
     // Older than the oldest held memory, it lies where the index searches anyway.
     if (!this.complete && oldest && newestFirst(held, oldest) > 0) return;
+    this.newestFirst.splice(this.position(held), 0, held);
+    this.add(held);
+    if (this.newestFirst.length > this.sizes.perScope) {
+      this.forget(this.newestFirst.pop()!);
+      this.complete = false;
+    }
+  }
+
+  /** The index in newest-first order of the first held memory not newer than `memory`. */
+  private position(memory: TimePosition): number {
     let low = 0;
     let high = this.newestFirst.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (newestFirst(this.newestFirst[middle]!, held) < 0) low = middle + 1;
+      if (newestFirst(this.newestFirst[middle]!, memory) < 0) low = middle + 1;
       else high = middle;
     }
-    this.newestFirst.splice(low, 0, held);
+    return low;
+  }
+
+  private add(held: Held): void {
     this.byId.set(held.id, held);
-    if (this.newestFirst.length > this.sizes.perScope) {
-      this.byId.delete(this.newestFirst.pop()!.id);
-      this.complete = false;
+    for (const term of held.terms) {
+      let memories = this.postings.get(term);
+      if (!memories) this.postings.set(term, (memories = new Set()));
+      memories.add(held);
     }
+    this.ranked = false;
+  }
+
+  private forget(held: Held): void {
+    this.byId.delete(held.id);
+    for (const term of held.terms) {
+      const memories = this.postings.get(term)!;
+      memories.delete(held);
+      if (memories.size === 0) this.postings.delete(term);
+    }
+    this.ranked = false;
   }
 
   private remove(id: string): void {
     const held = this.byId.get(id);
     if (!held) return;
-    this.byId.delete(id);
+    this.forget(held);
     this.newestFirst.splice(this.newestFirst.indexOf(held), 1);
   }
 
   /** The lookup's newest matches that `scope` sees among the held memories, within the budget of term tests. */
   newest(scope: MemoryScope, query: CandidateQuery): HeldMatches {
+    const groups = (query.match === "any" ? [query.terms] : query.groups).map((group) => group.flatMap((term) => this.postings.get(term) ?? []));
+    const visible = (held: Held) => scope.agentSlug === null || held.agentSlug === scope.agentSlug || held.agentSlug === null;
+    const count = this.newestFirst.length;
+    // No held memory holds a term of some group: none matches.
+    if (groups.some((group) => group.length === 0)) return { ids: [], olderThan: this.beyond(count) };
+
+    const testsPerMemory = groups.reduce((sum, group) => sum + group.length, 0);
+    const groupSizes = groups.map((group) => group.reduce((sum, memories) => sum + memories.size, 0));
+    const rarest = groupSizes.indexOf(Math.min(...groupSizes));
+    // Tested newest first, the matches turn up at their density (the groups taken as independent).
+    const density = groupSizes.reduce((product, size) => product * Math.min(1, size / count), 1);
+    const tested = Math.min(count, query.limit / density);
+    if (groupSizes[rarest]! <= tested && groupSizes[rarest]! * testsPerMemory <= this.sizes.termTests) {
+      return this.gathered(groups, rarest, visible, query.limit);
+    }
+
     const ids: string[] = [];
-    const testsPerMemory = query.match === "any" ? query.terms.length : query.groups.reduce((sum, group) => sum + group.length, 0);
-    const memories = Math.min(this.newestFirst.length, Math.max(1, Math.floor(this.sizes.termTests / Math.max(1, testsPerMemory))));
+    const memories = Math.min(count, Math.max(1, Math.floor(this.sizes.termTests / testsPerMemory)));
     for (let i = 0; i < memories; i++) {
-      const held = this.newestFirst[i]!;
-      if (scope.agentSlug !== null && held.agentSlug !== scope.agentSlug && held.agentSlug !== null) continue;
-      if (!matches(held.terms, query)) continue;
-      ids.push(held.id);
+      const memory = this.newestFirst[i]!;
+      if (!visible(memory) || !matches(groups, memory)) continue;
+      ids.push(memory.id);
       if (ids.length >= query.limit) return { ids, olderThan: null };
     }
+    return { ids, olderThan: this.beyond(memories) };
+  }
+
+  /**
+   * The ids of the anchor's agent's memories written nearest after and before it within the window (as
+   * MemorySearch.neighbours reads them), or null when some may lie beyond the held memories.
+   */
+  neighbours(anchor: NeighbourAnchor, { ms, perSide }: NeighbourWindow): string[] | null {
+    const oldest = this.newestFirst.at(-1);
+    if (!this.complete && (!oldest || newestFirst(anchor, oldest) > 0)) return null;
+    const at = anchor.createdAt.getTime();
+    // One written at the anchor's very instant is on neither side.
+    const sameAgent = (held: Held) => held.agentSlug === anchor.agentSlug && held.createdAt.getTime() !== at;
+    /** Up to `perSide` of the side's memories, nearest first, and whether the held memories ran out before the side did. */
+    const side = (from: number, step: 1 | -1, inWindow: (time: number) => boolean) => {
+      const ids: string[] = [];
+      let i = from;
+      for (; i >= 0 && i < this.newestFirst.length && ids.length < perSide; i += step) {
+        const held = this.newestFirst[i]!;
+        if (!inWindow(held.createdAt.getTime())) return { ids, ranOut: false };
+        if (sameAgent(held)) ids.push(held.id);
+      }
+      return { ids, ranOut: ids.length < perSide && i === this.newestFirst.length };
+    };
+    const start = this.position(anchor);
+    // Every durable memory newer than the oldest held one is held; older ones may lie where the held ones end.
+    const after = side(start - 1, -1, (time) => time <= at + ms);
+    const before = side(start, 1, (time) => time >= at - ms);
+    return before.ranOut && !this.complete ? null : [...after.ids, ...before.ids];
+  }
+
+  /** Every match read from the memories holding the rarest group's terms, the newest `limit` kept. */
+  private gathered(groups: HeldGroups, rarest: number, visible: (held: Held) => boolean, limit: number): HeldMatches {
+    this.rank();
+    const found = new Set<Held>();
+    for (const memories of groups[rarest]!) for (const held of memories) if (!found.has(held) && visible(held) && matches(groups, held)) found.add(held);
+    const newest = [...found].sort((a, b) => a.rank - b.rank).slice(0, limit);
+    return { ids: newest.map(({ id }) => id), olderThan: newest.length >= limit ? null : this.beyond(this.newestFirst.length) };
+  }
+
+  /** Where the index goes on from once the newest `tested` held memories have been: null when nothing is left. */
+  private beyond(tested: number): TimePosition | null {
     // Everything newer than the last memory tested has been; the database goes on from there.
-    const last = this.newestFirst[memories - 1];
-    return { ids, olderThan: (this.complete && memories === this.newestFirst.length) || !last ? null : { createdAt: last.createdAt, id: last.id } };
+    const last = this.newestFirst[tested - 1];
+    return (this.complete && tested === this.newestFirst.length) || !last ? null : { createdAt: last.createdAt, id: last.id };
+  }
+
+  private rank(): void {
+    if (this.ranked) return;
+    this.newestFirst.forEach((held, rank) => (held.rank = rank));
+    this.ranked = true;
   }
 }
 
 /** A scope's held memories, current as of the version asked for or later. */
-export type RecentTerms = Pick<ScopeTerms, "newest">;
+export type RecentTerms = Pick<ScopeTerms, "newest" | "neighbours">;
 
 /**
  * Each scope's newest memories' terms, held in this process so that a newest-first lookup of common terms is

@@ -58,7 +58,7 @@ const bestFirst = (a: Ranked, b: Ranked) =>
  */
 export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSearch | null = null) {
   const collectionStats = collectionStatsCache(store.memories);
-  const lookupCandidates = candidateLookup(store.memories);
+  const candidates = candidateLookup(store.memories);
   // Subjects repeat across memories (service names, people, teams): analyse each once.
   const subjectTerms = new LRUCache<string, string[]>({ max: 10_000 });
   const termsOfSubject = (subject: string | null) => {
@@ -73,7 +73,7 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
     // Later lookups only widen the net: once one fills it, the memories holding more terms are in.
     for (const lookup of lookups) {
       if (found.size >= MAX_CANDIDATES) break;
-      for (const candidate of await lookupCandidates(scope, collection.state.version, lookup)) found.set(candidate.id, candidate);
+      for (const candidate of await candidates.matching(scope, collection.state.version, lookup)) found.set(candidate.id, candidate);
     }
   }
 
@@ -93,7 +93,7 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
       .map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: termsOfSubject(c.subject) }));
     const queryMatches = rankLexically(concepts, documents, stats);
     const sourceTerms = feedbackSources(queryMatches, documents).flatMap((source) => source.terms);
-    const matches = await withNeighbours(scope, withFeedback(expanded, queryMatches, documents, await collection.statsFor(sourceTerms)), byId);
+    const matches = await withNeighbours(scope, collection, withFeedback(expanded, queryMatches, documents, await collection.statsFor(sourceTerms)), byId);
     return { byId, ranking: matches.map((match) => withActivation(byId.get(match.id)!, match.score, now)).sort(bestFirst) };
   }
 
@@ -101,14 +101,14 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
    * The matches with relevance lent to the memories written around the most relevant ones (one exchange;
    * see @engram/retrieval's exchange). Neighbours that matched nothing are added to `byId`.
    */
-  async function withNeighbours(scope: MemoryScope, matches: LexicalMatch[], byId: Map<string, SearchCandidate>): Promise<LexicalMatch[]> {
+  async function withNeighbours(scope: MemoryScope, collection: CollectionSnapshot, matches: LexicalMatch[], byId: Map<string, SearchCandidate>): Promise<LexicalMatch[]> {
     // Only an agent's memories form exchanges: the shared memory is written by many systems and imports at once.
     const anchors = matches
       .slice(0, EXCHANGE_ANCHORS)
       .map((match) => byId.get(match.id)!)
       .flatMap((candidate) => (candidate.agentSlug === null ? [] : [{ ...candidate, agentSlug: candidate.agentSlug }]));
     if (anchors.length === 0) return matches;
-    const found = await store.memories.neighbours(scope, anchors, { ms: EXCHANGE_WINDOW_MS, perSide: NEIGHBOURS_PER_SIDE });
+    const found = await candidates.neighbours(scope, collection.state.version, anchors, { ms: EXCHANGE_WINDOW_MS, perSide: NEIGHBOURS_PER_SIDE }, byId);
     if (found.length === 0) return matches;
     const neighbours = anchors.flatMap((anchor) => exchangeNeighbours(anchor, found.filter((n) => n.anchorId === anchor.id).map((n) => n.candidate)));
     for (const { candidate } of found) if (!byId.has(candidate.id)) byId.set(candidate.id, candidate);

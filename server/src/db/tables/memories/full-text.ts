@@ -52,10 +52,13 @@ export function unpackCandidates(rows: PackedRow[]): SearchCandidate[] {
   });
 }
 
-/** The durable memories a scope sees (alias m): its organization and environment, and an agent's own plus shared ones. */
-export function scopeFilter(scope: MemoryScope): Sql {
+/**
+ * The durable memories a scope sees (alias m): its organization and environment, and an agent's own plus shared
+ * ones. `organization` is how the organization column is written (SQLite's unary `+` keeps it out of index choice).
+ */
+export function scopeFilter(scope: MemoryScope, organization: Sql = raw(`m."orgId"`)): Sql {
   const agent = scope.agentSlug === null ? empty : sql`AND (m."agentSlug" = ${scope.agentSlug} OR m."agentSlug" IS NULL)`;
-  return sql`m."orgId" = ${scope.orgId} AND m."environment" = ${scope.environment} AND m."state" = 'durable' ${agent}`;
+  return sql`${organization} = ${scope.orgId} AND m."environment" = ${scope.environment} AND m."state" = 'durable' ${agent}`;
 }
 
 /** Memories (alias m) after `position` in time order, newest first; nothing when there is no position. */
@@ -71,11 +74,14 @@ export function termsExpression(query: CandidateQuery, syntax: { and: string; or
   return query.match === "all" ? query.groups.map(anyOf).join(syntax.and) : anyOf(query.terms);
 }
 
-/** Candidates by id: the same statement on both dialects but for the packing. */
-export function candidatesById(packRow: PackRow): FullTextSearch["byId"] {
+/**
+ * Candidates by id: the same statement on both dialects but for the packing and how the organization column is
+ * written in the scope test (see scopeFilter).
+ */
+export function candidatesById(packRow: PackRow, organization?: Sql): FullTextSearch["byId"] {
   const select = candidateSelect(packRow);
   return async (db, scope, ids) =>
-    unpackCandidates(await db.rows<PackedRow>(sql`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope)}`));
+    unpackCandidates(await db.rows<PackedRow>(sql`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope, organization)}`));
 }
 
 /**
