@@ -95,7 +95,8 @@ export interface MemorySearch {
   /**
    * Whether newest-first lookups are better answered from the scope's newest memories' terms held in process
    * (see recent-terms.ts) before the index: Postgres's index yields matches in no time order, so the database
-   * walks rows in time order testing each; SQLite's FTS5 yields them newest first itself.
+   * walks rows in time order testing each; SQLite's FTS5 yields them newest first itself. Where they are held, an
+   * exchange's neighbours are found among them too, and only the candidates' columns are read.
    */
   readonly newestFromHeldTerms: boolean;
   /** The scope's newest `limit` durable memories, newest first, with the terms the backend counts. */
