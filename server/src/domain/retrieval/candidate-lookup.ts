@@ -29,7 +29,7 @@ export function candidateLookup(memories: Memories, sizes: HeldSizes = HELD_SIZE
 
     /** The anchors' neighbours (see MemorySearch.neighbours); those among `known` candidates are not read again. */
     async neighbours(scope: MemoryScope, version: bigint, anchors: readonly NeighbourAnchor[], within: NeighbourWindow, known: ReadonlyMap<string, SearchCandidate>): Promise<Neighbour[]> {
-      if (!recentTerms || process.env.XN) return memories.neighbours(scope, anchors, within);
+      if (!recentTerms) return memories.neighbours(scope, anchors, within);
       const held = await recentTerms(scope, version);
       const found = anchors.map((anchor) => ({ anchor, ids: held.neighbours(anchor, within) }));
       const unknown = [...new Set(found.flatMap(({ ids }) => ids ?? []))].filter((id) => !known.has(id));

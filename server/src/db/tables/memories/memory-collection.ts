@@ -1,6 +1,7 @@
 import type { CollectionChange, CollectionScope, CollectionState, RecentMemory } from "../../../domain/retrieval/ports";
 import { type PackedRow, packedDate, type PackRow, raw, type Sql, sql, unpackRows } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
+import { scopeFilter } from "./full-text";
 import { MEMORY_TIMESTAMPS } from "./memory-table";
 
 /**
@@ -79,7 +80,7 @@ export async function collectionChanges(
 export async function newestDurable(db: SqlReads, reading: MemoryReading, scope: CollectionScope, limit: number): Promise<RecentMemory[]> {
   const rows = await db.rows<PackedRow>(sql`
     SELECT ${reading.packRow(["id", "createdAt", "agentSlug", "searchText"], MEMORY_TIMESTAMPS)} FROM "Memory" m
-    WHERE m."orgId" = ${scope.orgId} AND m."environment" = ${scope.environment} AND m."state" = 'durable'
+    WHERE ${scopeFilter({ ...scope, agentSlug: null })}
     ORDER BY m."createdAt" DESC, m."id" DESC LIMIT ${limit}`);
   return unpackRows(rows).map(([id, createdAt, agentSlug, searchText]) => ({
     id: id as string,
