@@ -80,13 +80,17 @@ describe("engram serve with workers", () => {
 
   it("counts one rate limit across the workers", async () => {
     const { token } = await newToken(await owner(), "staging");
+    // The limit's windows are the clock's minutes (the workers' own clocks): a burst begun near a minute's end
+    // would be counted in two windows, so it starts in a fresh one when little of this one is left.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
     const answers = await everyWorker(24, "/v1/memory/retrieve", { headers: bearer(token), body: { query: "anything" } });
     const admitted = answers.filter((a) => a.status === 200).length;
     const limited = answers.filter((a) => a.status === 429);
     expect(admitted + limited.length).toBe(24);
     expect(admitted).toBe(10);
     expect(limited[0]!.body.error).toMatchObject({ code: "rate_limit_exceeded" });
-  });
+  }, 45_000);
 
   it("writes a memory and an event once per idempotency key, whichever workers the retries reach", async () => {
     const { token } = await newToken(await owner());
