@@ -60,6 +60,17 @@ describe("full-text candidate lookups", () => {
     }
   });
 
+  it("reads a candidate again as it now is, parsing an unchanged one only once", async () => {
+    const read = async () => (await lookup({ terms: ["checkout"] })).find((candidate) => candidate.id === ids.other)!;
+    const before = await read();
+    expect(await read()).toBe(before);
+    await server.services.memories.reinforce(caller, null, ids.other!, { reason: "useful" });
+    const after = await read();
+    expect(after.reinforcementCount).toBe(before.reinforcementCount + 1);
+    expect(after.recentUses.length).toBeGreaterThan(before.recentUses.length);
+    expect(await read()).toBe(after);
+  });
+
   it("counts collection statistics within the organization and environment only", async () => {
     const other = await server.services.organizations.create({ name: "neighbour" });
     const { token } = await server.services.tokens.create({ orgId: other.id, name: "t", scopes: ["memory:write"], environment: "production" });

@@ -21,17 +21,20 @@ export interface Dialect {
   readonly utcDay: (column: Sql) => Sql;
 }
 
-/** Packs the columns with the dialect's JSON array function; `timestamp` says how a timestamp is written into it. */
-function packing(jsonArray: string, timestamp: (column: string) => string): PackRow {
+/**
+ * Packs the columns with the dialect's JSON array function, read as text; `timestamp` says how a timestamp is
+ * written into it. As text, a row is a key the reader can recognise again (see unpackCandidates).
+ */
+function packing(jsonArray: (values: string) => string, timestamp: (column: string) => string): PackRow {
   return (columns, timestamps) =>
-    raw(`${jsonArray}(${columns.map((column) => (timestamps.has(column) ? timestamp(column) : `m."${column}"`)).join(", ")}) AS "packed"`);
+    raw(`${jsonArray(columns.map((column) => (timestamps.has(column) ? timestamp(column) : `m."${column}"`)).join(", "))} AS "packed"`);
 }
 
-/** SQLite keeps timestamps as ISO strings, packed as they are. */
-const sqlitePacking = packing("json_array", (column) => `m."${column}"`);
+/** SQLite keeps timestamps as ISO strings, packed as they are; its JSON is text. */
+const sqlitePacking = packing((values) => `json_array(${values})`, (column) => `m."${column}"`);
 
 /** Postgres packs its timestamps (UTC, without zone) as epoch milliseconds; `new Date` reads both forms. */
-const postgresPacking = packing("json_build_array", (column) => `extract(epoch from m."${column}") * 1000`);
+const postgresPacking = packing((values) => `json_build_array(${values})::text`, (column) => `extract(epoch from m."${column}") * 1000`);
 
 const dialects: Record<DatabaseConfig["provider"], Dialect> = {
   sqlite: { provider: "sqlite", packRow: sqlitePacking, memorySearch: fts5Search(sqlitePacking), utcDay: (column) => sql`strftime('%Y-%m-%d', ${column})` },

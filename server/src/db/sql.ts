@@ -44,12 +44,12 @@ export function insertStatements<Column extends string>(table: Table<Column>, ro
   return statements;
 }
 
-/** A row read packed as one JSON array (see Dialect.packedRow). */
-export type PackedRow = { packed: string | unknown[] };
+/** A row read packed as the text of one JSON array (see Dialect.packRow). */
+export type PackedRow = { packed: string };
 
 /** The rows' values, in the order their columns were packed. */
 export function unpackRows(rows: readonly PackedRow[]): unknown[][] {
-  return rows.map(({ packed }) => (typeof packed === "string" ? JSON.parse(packed) : packed) as unknown[]);
+  return rows.map(({ packed }) => JSON.parse(packed) as unknown[]);
 }
 
 /** A packed timestamp (either dialect's form) as a Date; null stays null. */
@@ -57,5 +57,5 @@ export function packedDate(value: unknown): Date | null {
   return value === null ? null : new Date(value as string | number);
 }
 
-/** Selects each row (table alias m) as one JSON array named "packed"; the SQL differs by dialect. */
+/** Selects each row (table alias m) as the text of one JSON array named "packed"; the SQL differs by dialect. */
 export type PackRow = (columns: readonly string[], timestamps: ReadonlySet<string>) => Sql;

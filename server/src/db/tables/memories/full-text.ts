@@ -1,7 +1,8 @@
+import { LRUCache } from "lru-cache";
 import type { MemoryScope } from "../../../domain/memory/ports";
 import type { CandidateQuery, CollectionScope, CountedTerms, Neighbour, NeighbourAnchor, NeighbourWindow, SearchCandidate, TimePosition } from "../../../domain/retrieval/ports";
 import type { SqlReads } from "../../sql-reads";
-import { empty, join, type PackedRow, packedDate, type PackRow, raw, type Sql, sql, unpackRows } from "../../sql";
+import { empty, join, type PackedRow, packedDate, type PackRow, raw, type Sql, sql } from "../../sql";
 import { type MemoryColumn, MEMORY_TIMESTAMPS, recentUsesOf } from "./memory-table";
 
 /**
@@ -33,23 +34,34 @@ const CANDIDATE_COLUMNS = ["id", "subject", "searchText", "confidence", "reinfor
 /** The packed selection of a candidate's columns, in the dialect's SQL. */
 export const candidateSelect = (packRow: PackRow): Sql => packRow(CANDIDATE_COLUMNS, MEMORY_TIMESTAMPS);
 
-/** Packed candidate rows as the retrieval port's candidates. */
-export function unpackCandidates(rows: PackedRow[]): SearchCandidate[] {
-  return unpackRows(rows).map(([id, subject, searchText, confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt, agentSlug]) => {
-    const created = packedDate(createdAt)!;
-    const reinforced = packedDate(lastReinforcedAt);
-    return {
-      id: id as string,
-      subject: subject as string | null,
-      confidence: Number(confidence),
-      reinforcementCount: Number(reinforcementCount),
-      lastReinforcedAt: reinforced,
-      createdAt: created,
-      recentUses: recentUsesOf({ recentUses: recentUses as string, createdAt: created, lastReinforcedAt: reinforced }),
-      searchTerms: searchText ? (searchText as string).split(" ") : [],
-      agentSlug: agentSlug as string | null,
-    };
+/**
+ * Candidates parsed from their packed rows, by the packed text: the same text is the same candidate, so a memory
+ * read again unchanged is not parsed again (its timestamps, uses and terms), and a changed one is a new key.
+ * Retrieval reads the same popular memories again and again; what is held is bounded by count.
+ */
+const parsedCandidates = new LRUCache<string, SearchCandidate>({ max: 10_000 });
+
+/** Packed candidate rows as the retrieval port's candidates, which are shared and never changed. */
+export function unpackCandidates(rows: readonly PackedRow[]): SearchCandidate[] {
+  return rows.map(({ packed }) => {
+    let candidate = parsedCandidates.get(packed);
+    if (!candidate) parsedCandidates.set(packed, (candidate = parsedCandidate(JSON.parse(packed) as unknown[])));
+    return candidate;
   });
+}
+
+function parsedCandidate([id, subject, searchText, confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt, agentSlug]: unknown[]): SearchCandidate {
+  const created = packedDate(createdAt)!;
+  return {
+    id: id as string,
+    subject: subject as string | null,
+    confidence: Number(confidence),
+    reinforcementCount: Number(reinforcementCount),
+    createdAt: created,
+    recentUses: recentUsesOf({ recentUses: recentUses as string, createdAt: created, lastReinforcedAt: packedDate(lastReinforcedAt) }),
+    searchTerms: searchText ? (searchText as string).split(" ") : [],
+    agentSlug: agentSlug as string | null,
+  };
 }
 
 /**
