@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, startTestServer, type TestServer } from "@engram/test-support";
 import { postgresPool } from "../src/db/prisma";
-import { raw, sql } from "../src/db/sql";
+import { limitOf, raw, sql } from "../src/db/sql";
 import { postgresReads, type SqlReads, sqliteReads } from "../src/db/sql-reads";
 import { openSqliteConnection } from "../src/db/sqlite-connection";
 
@@ -61,5 +61,11 @@ describe("reads on the driver", () => {
     // A statement prepared before gives its own answer again, with new values.
     const [again] = await reads.rows<{ n: number | string }>(sql`SELECT ${raw("7")} + ${100} AS n`);
     expect(Number(again!.n)).toBe(107);
+  });
+
+  it("write a limit into the statement only as a whole number of rows", async () => {
+    const rows = await reads.rows<{ n: number | string }>(sql`SELECT n FROM (SELECT 1 AS n UNION ALL SELECT 2 UNION ALL SELECT 3) AS t ORDER BY n ${limitOf(2)}`);
+    expect(rows.map((row) => Number(row.n))).toEqual([1, 2]);
+    for (const count of [-1, 1.5, Number.NaN, Infinity, 2 ** 53]) expect(() => limitOf(count)).toThrow(RangeError);
   });
 });

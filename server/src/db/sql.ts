@@ -44,6 +44,16 @@ export function insertStatements<Column extends string>(table: Table<Column>, ro
   return statements;
 }
 
+/**
+ * `LIMIT n` written into the statement's text rather than bound. SQLite runs a statement with a bound limit
+ * markedly slower (docs/performance.md, item 22), so its hot reads write their few constant limits; each
+ * distinct limit is a statement text of its own, prepared once.
+ */
+export function limitOf(count: number): Sql {
+  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`A row limit is a whole number of rows, not ${count}.`);
+  return raw(`LIMIT ${count}`);
+}
+
 /** A row read packed as the text of one JSON array (see Dialect.packRow). */
 export type PackedRow = { packed: string };
 

@@ -1,5 +1,5 @@
 import type { PackedRow, PackRow } from "../../sql";
-import { empty, join, raw, sql } from "../../sql";
+import { empty, join, limitOf, raw, sql } from "../../sql";
 import type { CollectionScope } from "../../../domain/retrieval/ports";
 import { readVersion, versionOf } from "./memory-collection";
 import { candidateSelect, candidatesById, neighboursAround, type FullTextSearch, olderThan, quoted, scopeFilter, termsExpression, unpackCandidates } from "./full-text";
@@ -25,7 +25,7 @@ export function fts5Search(packRow: PackRow): FullTextSearch {
         await db.rows<PackedRow>(sql`
           SELECT ${candidate} FROM "MemorySearch" s CROSS JOIN "Memory" m ON m."id" = s."memoryId"
           WHERE "MemorySearch" MATCH ${expression} AND ${scopeFilter(scope)} ${order === "newest" ? olderThan(query.olderThan) : empty}
-          ORDER BY ${ordering} LIMIT ${limit}`),
+          ORDER BY ${ordering} ${limitOf(limit)}`),
       );
     },
     countable: () => true,

@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { MemoryScope } from "../../../domain/memory/ports";
 import type { CandidateQuery, CollectionScope, CountedTerms, Neighbour, NeighbourAnchor, NeighbourWindow, SearchCandidate, TimePosition } from "../../../domain/retrieval/ports";
 import type { SqlReads } from "../../sql-reads";
-import { empty, join, type PackedRow, packedDate, type PackRow, raw, type Sql, sql } from "../../sql";
+import { empty, join, limitOf, type PackedRow, packedDate, type PackRow, raw, type Sql, sql } from "../../sql";
 import { type MemoryColumn, MEMORY_TIMESTAMPS, recentUsesOf } from "./memory-table";
 
 /**
@@ -113,7 +113,7 @@ export function neighboursAround(packRow: PackRow): FullTextSearch["neighbours"]
       const side = (name: string, range: Sql, order: "ASC" | "DESC") =>
         sql`SELECT * FROM (
           SELECT CAST(${id} AS TEXT) AS "anchorId", ${select} FROM "Memory" m
-          WHERE ${scopeFilter(scope)} AND m."agentSlug" = ${agentSlug} AND ${range} ORDER BY m."createdAt" ${raw(order)} LIMIT ${perSide}
+          WHERE ${scopeFilter(scope)} AND m."agentSlug" = ${agentSlug} AND ${range} ORDER BY m."createdAt" ${raw(order)} ${limitOf(perSide)}
         ) AS ${raw(`"${name}${i}"`)}`;
       return [
         side("b", sql`m."createdAt" < ${createdAt} AND m."createdAt" >= ${new Date(at - ms)}`, "DESC"),
