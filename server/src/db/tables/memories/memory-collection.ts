@@ -1,5 +1,5 @@
 import type { CollectionChange, CollectionScope, CollectionState, RecentMemory } from "../../../domain/retrieval/ports";
-import { type PackedRow, packedDate, type PackRow, raw, type Sql, sql, unpackRows } from "../../sql";
+import { limitOf, type PackedRow, packedDate, type PackRow, raw, type Sql, sql, unpackRows } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
 import { scopeFilter } from "./full-text";
 import { MEMORY_TIMESTAMPS } from "./memory-table";
@@ -54,13 +54,14 @@ export async function collectionChanges(
   if (upTo <= after) return [];
   const inRange = (alias: string) =>
     sql`${raw(alias)}"orgId" = ${scope.orgId} AND ${raw(alias)}"environment" = ${scope.environment} AND ${raw(alias)}"version" > ${after} AND ${raw(alias)}"version" <= ${upTo}`;
-  // The guard measures at most limit + 1 rows, in the database, before any text is sent.
+  // The guard measures at most limit + 1 rows, in the database, before any text is sent. The limits are written
+  // into the statement: SQLite runs one with a bound limit markedly slower (see limitOf).
   const rows = await db.rows<PackedRow & { version: unknown; delta: unknown; memoryId: string; searchText: string }>(sql`
     SELECT c."version", c."delta", c."memoryId", c."searchText", ${reading.packRow(["createdAt", "agentSlug"], MEMORY_TIMESTAMPS)}
     FROM "MemoryCollectionChange" c LEFT JOIN "Memory" m ON m."id" = c."memoryId"
     WHERE ${inRange("c.")}
-      AND (SELECT coalesce(sum(length(l."searchText")), 0) FROM (SELECT "searchText" FROM "MemoryCollectionChange" WHERE ${inRange("")} LIMIT ${limit + 1}) l) <= ${maxText}
-    ORDER BY c."version", c."delta" LIMIT ${limit + 1}`);
+      AND (SELECT coalesce(sum(length(l."searchText")), 0) FROM (SELECT "searchText" FROM "MemoryCollectionChange" WHERE ${inRange("")} ${limitOf(limit + 1)}) l) <= ${maxText}
+    ORDER BY c."version", c."delta" ${limitOf(limit + 1)}`);
   if (rows.length > limit || rows.length === 0 || readVersion(rows[0]!.version) !== after + 1n) return null;
   const memories = unpackRows(rows);
   return rows.map((row, i) => {
