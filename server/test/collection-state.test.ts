@@ -69,7 +69,7 @@ async function loggedAndCounted(orgId: string, version: bigint) {
 }
 
 describe("collection state", () => {
-  it("stays equal to a count of the durable memories through every kind of change, and moves its version only with them", async () => {
+  it("stays equal to a count of the durable memories through every kind of change, and moves its version only with them or their ranking", async () => {
     const orgId = await server.newOrg({ plan: "seed" });
     const api = apiClient(server.url, await server.newToken(orgId));
     expect(await stateOf(orgId)).toEqual({ documents: 0, averageLength: 0, version: 0n, vectorsVersion: 0n });
@@ -90,7 +90,10 @@ describe("collection state", () => {
     expect(version).toBeGreaterThan(0n);
 
     const steps: Array<[string, () => Promise<unknown>, "moves" | "stays"]> = [
-      ["reinforce", () => api.memory.reinforce({ params: { id: ids[0]! }, body: {} }), "stays"],
+      // Reinforcing moves the version (a change of no terms) so that candidates held in process are read again.
+      ["reinforce", () => api.memory.reinforce({ params: { id: ids[0]! }, body: {} }), "moves"],
+      ["record an activation", () => server.db.memory.update({ where: { id: ids[0]! }, data: { activation: 0.4, activationAt: new Date() } }), "stays"],
+      ["change the confidence", () => server.db.memory.update({ where: { id: ids[1]! }, data: { confidence: 0.2 } }), "moves"],
       ["suppress", () => api.memory.suppress({ params: { id: ids[0]! }, body: {} }), "moves"],
       ["restore", () => api.memory.restore({ params: { id: ids[0]! }, body: {} }), "moves"],
       ["tombstone", () => api.memory.delete({ params: { id: ids[1]! } }), "moves"],
@@ -101,6 +104,12 @@ describe("collection state", () => {
       await step();
       const next = await check();
       expect(next === version ? "stays" : "moves", name).toBe(expected);
+      if (name === "reinforce") {
+        // Its changes name the memory as it now is, and carry no terms.
+        const changes = await server.services.store.memories.collectionChanges({ orgId, environment: "production" }, { after: version, upTo: next, limit: 10, maxText: 1_000 });
+        expect(changes!.map(({ delta, memoryId, terms }) => ({ delta, memoryId, terms }))).toEqual(changes!.map(() => ({ delta: 0, memoryId: ids[0], terms: [] })));
+        expect(changes!.at(-1)!.candidate).toMatchObject({ id: ids[0], reinforcementCount: 1 });
+      }
       version = next;
     }
 
@@ -229,6 +238,18 @@ describe("two servers on one database", () => {
     const seenThere = await retrieve(there, "ferry timetable");
     expect(seenThere.map((m) => m.id)).toEqual(expect.arrayContaining(added));
     expect(ranking(seenThere)).toEqual(ranking(await retrieve(here, "ferry timetable")));
+
+    // Reinforced there, a memory ranks higher here at once, as a server reading everything afresh ranks it.
+    const reinforcedBefore = seenThere.find((m) => m.id === added[2])!.score;
+    expect((await there.memory.reinforce({ params: { id: added[2]! }, body: {} })).status).toBe(200);
+    const afterReinforce = await retrieve(here, "ferry timetable");
+    expect(afterReinforce.find((m) => m.id === added[2])!.score).toBeGreaterThan(reinforcedBefore);
+    const cold = await startServerOn(server.database);
+    try {
+      expect(ranking(afterReinforce)).toEqual(ranking(await retrieve(apiClient(cold.url, token), "ferry timetable")));
+    } finally {
+      await cold.close();
+    }
 
     const suppressed = await there.memory.suppress({ params: { id: added[0]! }, body: {} });
     expect(suppressed.status).toBe(200);

@@ -27,17 +27,19 @@ function scripted() {
     return value;
   };
 
-  // As the triggers do, a write that changes nothing does not move the version.
-  const write = (entering: Array<[string, string[]]>, leaving: string[]) => {
-    if (entering.length + leaving.length === 0) return;
+  // As the triggers do, a write that changes nothing does not move the version; one that only reinforces
+  // memories (or changes their confidence) moves it and logs them without terms.
+  const write = (entering: Array<[string, string[]]>, leaving: string[], reranked: string[] = []) => {
+    if (entering.length + leaving.length + reranked.length === 0) return;
     version += 1n;
     for (const id of leaving) {
-      log.push({ version, delta: -1, memoryId: id, createdAt: null, agentSlug: null, terms: memories.get(id)! });
+      log.push({ version, delta: -1, memoryId: id, candidate: null, terms: memories.get(id)! });
       memories.delete(id);
     }
+    for (const id of reranked) log.push({ version, delta: 0, memoryId: id, candidate: null, terms: [] });
     for (const [id, terms] of entering) {
       memories.set(id, terms);
-      log.push({ version, delta: 1, memoryId: id, createdAt: new Date(0), agentSlug: null, terms });
+      log.push({ version, delta: 1, memoryId: id, candidate: null, terms });
     }
   };
   const truth = (term: string) => [...memories.values()].filter((terms) => terms.includes(term)).length;
@@ -90,6 +92,7 @@ describe("collection statistics cache", () => {
     s.write([["m3", ["deploy", "unheard", "deploy"]]], []);
     s.write([], ["m1"]);
     s.write([["m1b", ["ledger", "settles"]]], ["m2"]);
+    s.write([], [], ["m3"]);
     expect(await s.frequencies(["ledger", "deploy", "unheard"])).toEqual({ ledger: 1, deploy: 1, unheard: 1 });
     expect(s.calls.counted).toHaveLength(1);
     expect(s.calls.logReads).toBe(1);
@@ -173,7 +176,8 @@ describe("collection statistics cache", () => {
     for (let step = 0; step < 400; step++) {
       const entering = Array.from({ length: random(3) }, (): [string, string[]] => [`m${next++}`, pick()]);
       const leaving = live.length > 0 && random(3) === 0 ? live.splice(random(live.length), 1) : [];
-      s.write(entering, leaving);
+      const reranked = live.length > 0 && random(4) === 0 ? [live[random(live.length)]!] : [];
+      s.write(entering, leaving, reranked);
       live.push(...entering.map(([id]) => id));
       if (random(50) === 0) s.prune(s.version() - BigInt(random(4)));
       const asked = pick();

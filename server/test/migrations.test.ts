@@ -50,6 +50,7 @@ describe(`migrations on ${databaseUnderTest}`, () => {
           "MemoryEmbedding_collection_update",
           "Memory_collection_delete",
           "Memory_collection_insert",
+          "Memory_collection_rerank",
           "Memory_collection_update",
           "Memory_search_delete",
           "Memory_search_insert",

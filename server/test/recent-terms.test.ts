@@ -53,34 +53,45 @@ async function truth(scope: MemoryScope, lookup: CandidateQuery): Promise<string
   return matching.slice(0, lookup.limit).map(({ id }) => id);
 }
 
-/** The store's search with held terms asked for (whatever the backend prefers), counting what reaches the index. */
+/** The store's candidate lookup over a second store, counting what reaches the database. */
 function heldLookup(held: HeldSizes = sizes) {
-  const calls = { searched: 0, rebuilt: 0, caughtUp: 0, neighboursSearched: 0, readById: 0 };
+  const calls = { searched: 0, rebuilt: 0, caughtUp: 0, neighboursSearched: 0 };
   const memories: MemorySearch = store.memories;
   const lookup = candidateLookup(
     {
-      newestFromHeldTerms: true,
       newestDurable: (scope, limit) => (calls.rebuilt++, memories.newestDurable(scope, limit)),
       collectionChanges: (scope, range) => (calls.caughtUp++, memories.collectionChanges(scope, range)),
       searchDurable: (scope, query) => (calls.searched++, memories.searchDurable(scope, query)),
-      durableCandidates: (scope, ids) => ((calls.readById += ids.length), memories.durableCandidates(scope, ids)),
       neighbours: (scope, anchors, within) => (calls.neighboursSearched++, memories.neighbours(scope, anchors, within)),
     },
     held,
   );
   return {
     calls,
-    /** Each anchor's neighbours as "anchor>neighbour" pairs, sorted. */
-    async neighbours(scope: MemoryScope, anchors: NeighbourAnchor[], within: NeighbourWindow, known: SearchCandidate[] = []) {
+    /** Each anchor's neighbours as "anchor>neighbour" pairs, sorted, each neighbour as the database holds it now. */
+    async neighbours(scope: MemoryScope, anchors: NeighbourAnchor[], within: NeighbourWindow) {
       const { version } = await memories.collectionState(scope);
-      const found = await lookup.neighbours(scope, version, anchors, within, new Map(known.map((candidate) => [candidate.id, candidate])));
+      const found = await lookup.neighbours(scope, version, anchors, within);
+      await expectCurrent(scope, found.map(({ candidate }) => candidate));
       return found.map(({ anchorId, candidate }) => `${anchorId}>${candidate.id}`).sort();
     },
-    async ids(scope: MemoryScope, query: CandidateQuery) {
+    /** The lookup's candidates, each as the database holds it now. */
+    async candidates(scope: MemoryScope, query: CandidateQuery) {
       const { version } = await memories.collectionState(scope);
-      return (await lookup.matching(scope, version, query)).map(({ id }) => id);
+      const found = await lookup.matching(scope, version, query);
+      await expectCurrent(scope, found);
+      return found;
+    },
+    async ids(scope: MemoryScope, query: CandidateQuery) {
+      return (await this.candidates(scope, query)).map(({ id }) => id);
     },
   };
+}
+
+/** Candidates held in process are the memories' columns as the database reads them now, reinforcement and confidence included. */
+async function expectCurrent(scope: MemoryScope, candidates: readonly SearchCandidate[]) {
+  const read = new Map((await store.memories.durableCandidates(scope, candidates.map(({ id }) => id))).map((candidate) => [candidate.id, candidate]));
+  for (const candidate of candidates) expect(candidate).toEqual(read.get(candidate.id));
 }
 
 const organization = (): MemoryScope => ({ orgId, environment: "production", agentSlug: null });
@@ -121,11 +132,6 @@ describe("newest-first lookups from held terms", () => {
     await server?.stop();
   });
 
-  it("are the store's choice on Postgres only", () => {
-    expect(store.memories.newestFromHeldTerms).toBe(databaseUnderTest === "postgres");
-    expect(server.services.store.memories.newestFromHeldTerms).toBe(databaseUnderTest === "postgres");
-  });
-
   it("find exactly the newest matches, within the held memories and beyond them", async () => {
     const held = heldLookup();
     await expectExact(held);
@@ -149,18 +155,35 @@ describe("newest-first lookups from held terms", () => {
       }
     }
     expect(held.calls.neighboursSearched).toBe(6);
-    // Within the held memories the database is not searched, and candidates already read are used as they are.
-    const known = await store.memories.durableCandidates(organization(), ofAgentA.slice(0, 3).map(({ id }) => id));
-    held.calls.readById = 0;
-    expect(await held.neighbours(organization(), [anchors[1]!], { ms: 3_600_000, perSide: 3 }, known)).toEqual(
+    // Within the held memories the database is not searched.
+    expect(await held.neighbours(organization(), [anchors[1]!], { ms: 3_600_000, perSide: 3 })).toEqual(
       [anchors[0]!, anchors[2]!, anchors[3]!, anchors[4]!].map(({ id }) => `${anchors[1]!.id}>${id}`).sort(),
     );
     expect(held.calls.neighboursSearched).toBe(6);
-    expect(held.calls.readById).toBe(2);
   });
 
-  // On SQLite, where held terms are not used, the index's newest first is the order memories were indexed in (a
-  // restored memory is indexed anew), so only Postgres's search beyond the held memories agrees with time order.
+  it("hold each candidate as another process last changed it: reinforced, its confidence or subject changed", async () => {
+    const held = heldLookup();
+    await expectExact(held);
+    const [first, second] = await held.candidates(organization(), any(["common"], 2));
+    await server.services.memories.reinforce(caller, null, first!.id, {});
+    await server.db.memory.update({ where: { id: second!.id }, data: { confidence: 0.35, subject: "Renamed" } });
+    // Changes that rank nothing (activation, the time of the last update) move no version.
+    const { version } = await store.memories.collectionState(organization());
+    await server.db.memory.update({ where: { id: first!.id }, data: { activation: 0.5, updatedAt: new Date() } });
+    expect((await store.memories.collectionState(organization())).version).toBe(version);
+
+    const [reinforced, changed] = await held.candidates(organization(), any(["common"], 2));
+    expect(reinforced).toMatchObject({ id: first!.id, reinforcementCount: first!.reinforcementCount + 1 });
+    expect(reinforced!.recentUses).toHaveLength(first!.recentUses.length + 1);
+    expect(changed).toMatchObject({ id: second!.id, confidence: 0.35, subject: "Renamed" });
+    const anchor = { ...reinforced!, agentSlug: reinforced!.agentSlug ?? "agent-a" };
+    await held.neighbours(organization(), [anchor], { ms: 3_600_000, perSide: 3 });
+    expect(held.calls.rebuilt).toBe(1);
+  });
+
+  // Beyond the held memories SQLite's index goes on newest first in the order memories were indexed in (a restored
+  // memory is indexed anew), so only Postgres's search beyond them agrees with time order after restores.
   const postgres = databaseUnderTest === "postgres";
 
   it.runIf(postgres)("stay exact as memories are written, leave and re-enter the scope elsewhere, caught up from the log", async () => {

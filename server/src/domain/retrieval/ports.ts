@@ -42,21 +42,25 @@ export interface CountedTerms {
 }
 
 /**
- * One durable memory's terms entering (+1) or leaving (-1) a scope's collection, and the version whose
- * write did it. `terms` are those the backend counts (see MemorySearch.documentFrequencies); `createdAt`
- * and `agentSlug` are the memory's as read with the change, `createdAt` null when the memory no longer exists.
+ * One durable memory's terms entering (+1) or leaving (-1) a scope's collection, or its ranking columns changing
+ * while it stays with the same terms (0: reinforcement, confidence, subject), and the version whose write did it.
+ * `terms` are those the backend counts (see MemorySearch.documentFrequencies), none for a 0; `candidate` is the
+ * memory as read with the change (so as of that read, possibly later than the version), null when it no longer
+ * exists.
  */
 export interface CollectionChange {
   version: bigint;
-  delta: 1 | -1;
+  delta: 1 | 0 | -1;
   memoryId: string;
-  createdAt: Date | null;
-  agentSlug: string | null;
+  candidate: SearchCandidate | null;
   terms: readonly string[];
 }
 
-/** A durable memory's place in its scope's time order, its agent, and the terms the backend counts. */
-export type RecentMemory = Pick<SearchCandidate, "id" | "createdAt" | "agentSlug"> & { terms: readonly string[] };
+/** A durable memory as a candidate, with the terms the backend counts. */
+export interface RecentMemory {
+  candidate: SearchCandidate;
+  terms: readonly string[];
+}
 
 /** Which logged changes to read, and how many (and how much text) at most. */
 export interface ChangeRange {
@@ -92,14 +96,7 @@ export interface MemorySearch {
    * a scope's last 1,024 versions or more).
    */
   collectionChanges(scope: CollectionScope, range: ChangeRange): Promise<CollectionChange[] | null>;
-  /**
-   * Whether newest-first lookups are better answered from the scope's newest memories' terms held in process
-   * (see recent-terms.ts) before the index: Postgres's index yields matches in no time order, so the database
-   * walks rows in time order testing each; SQLite's FTS5 yields them newest first itself. Where they are held, an
-   * exchange's neighbours are found among them too, and only the candidates' columns are read.
-   */
-  readonly newestFromHeldTerms: boolean;
-  /** The scope's newest `limit` durable memories, newest first, with the terms the backend counts. */
+  /** The scope's newest `limit` durable memories, newest first, as candidates with the terms the backend counts. */
   newestDurable(scope: CollectionScope, limit: number): Promise<RecentMemory[]>;
   searchDurable(scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
   /** The durable memories in scope among `ids` (found another way, e.g. by meaning), as candidates. */

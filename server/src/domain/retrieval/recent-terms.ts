@@ -1,14 +1,14 @@
 import { LRUCache } from "lru-cache";
 import { scopeKey } from "../kernel/scope-key";
 import type { MemoryScope } from "../memory/ports";
-import type { CandidateQuery, CollectionChange, CollectionScope, MemorySearch, NeighbourAnchor, NeighbourWindow, RecentMemory, TimePosition } from "./ports";
+import type { CandidateQuery, CollectionChange, CollectionScope, MemorySearch, NeighbourAnchor, NeighbourWindow, RecentMemory, SearchCandidate, TimePosition } from "./ports";
 import { newestFirst } from "./time-order";
 
 /** How much is held, and how far behind a scope is caught up from its change log rather than read again. */
 export interface HeldSizes {
   /** A scope's newest durable memories held: a newest-first lookup of common terms finds its matches among them. */
   perScope: number;
-  /** Memories held across all scopes (about 1.8 kB each); the scopes searched least recently are dropped first. */
+  /** Memories held across all scopes (about 2.8 kB each); the scopes searched least recently are dropped first. */
   total: number;
   /**
    * The most logged changes, and characters of their analysed text, applied to catch a scope up; further
@@ -24,15 +24,26 @@ export interface HeldSizes {
 }
 export const HELD_SIZES: HeldSizes = { perScope: 10_000, total: 50_000, changes: 2_048, changedText: 1024 * 1024, termTests: 200_000 };
 
-/** A held memory: its place in time order, its agent, and the distinct terms the backend counts. */
+/**
+ * A held memory: its place in time order, its agent, the distinct terms the backend counts, and the candidate
+ * retrieval ranks, replaced whenever the log says its ranking columns changed.
+ */
 interface Held extends TimePosition {
   readonly agentSlug: string | null;
   readonly terms: readonly string[];
+  candidate: SearchCandidate;
   /** Its index in newest-first order, renumbered after changes before it is read. */
   rank: number;
 }
 
-const heldOf = ({ id, createdAt, agentSlug, terms }: RecentMemory): Held => ({ id, createdAt, agentSlug, terms: [...new Set(terms)], rank: 0 });
+const heldOf = ({ candidate, terms }: RecentMemory): Held => ({
+  id: candidate.id,
+  createdAt: candidate.createdAt,
+  agentSlug: candidate.agentSlug,
+  terms: [...new Set(terms)],
+  candidate,
+  rank: 0,
+});
 
 /** A lookup as the held memories holding each of its terms: a memory matches when it is in one set of every group. */
 type HeldGroups = ReadonlyArray<ReadonlyArray<ReadonlySet<Held>>>;
@@ -49,7 +60,7 @@ function matches(groups: HeldGroups, held: Held): boolean {
 /** What the held memories answer of a newest-first lookup. */
 export interface HeldMatches {
   /** The newest matches among the held memories, newest first, at most the lookup's limit. */
-  ids: string[];
+  candidates: SearchCandidate[];
   /** Where the index must go on from for more (the last held memory tested), or null when nothing older can match. */
   olderThan: TimePosition | null;
 }
@@ -87,13 +98,19 @@ class ScopeTerms {
   }
 
   /**
-   * One logged change. Applying a change sets its memory's presence, so a change already reflected (the
-   * memories were read after the version they are held at) is applied again harmlessly.
+   * One logged change. Applying a change sets its memory's presence and candidate as they were read with it, so
+   * a change already reflected (the memories were read after the version they are held at) is applied again
+   * harmlessly.
    */
   apply(change: CollectionChange): void {
+    if (change.delta === 0) {
+      const held = this.byId.get(change.memoryId);
+      if (held && change.candidate) held.candidate = change.candidate;
+      return;
+    }
     this.remove(change.memoryId);
-    if (change.delta < 0 || change.createdAt === null) return;
-    const held = heldOf({ ...change, id: change.memoryId, createdAt: change.createdAt });
+    if (change.delta < 0 || change.candidate === null) return;
+    const held = heldOf({ candidate: change.candidate, terms: change.terms });
     const oldest = this.newestFirst.at(-1);
     // Older than the oldest held memory, it lies where the index searches anyway.
     if (!this.complete && oldest && newestFirst(held, oldest) > 0) return;
@@ -150,7 +167,7 @@ class ScopeTerms {
     const visible = (held: Held) => scope.agentSlug === null || held.agentSlug === scope.agentSlug || held.agentSlug === null;
     const count = this.newestFirst.length;
     // No held memory holds a term of some group: none matches.
-    if (groups.some((group) => group.length === 0)) return { ids: [], olderThan: this.beyond(count) };
+    if (groups.some((group) => group.length === 0)) return { candidates: [], olderThan: this.beyond(count) };
 
     const testsPerMemory = groups.reduce((sum, group) => sum + group.length, 0);
     const groupSizes = groups.map((group) => group.reduce((sum, memories) => sum + memories.size, 0));
@@ -162,22 +179,22 @@ class ScopeTerms {
       return this.gathered(groups, rarest, visible, query.limit);
     }
 
-    const ids: string[] = [];
+    const candidates: SearchCandidate[] = [];
     const memories = Math.min(count, Math.max(1, Math.floor(this.sizes.termTests / testsPerMemory)));
     for (let i = 0; i < memories; i++) {
       const memory = this.newestFirst[i]!;
       if (!visible(memory) || !matches(groups, memory)) continue;
-      ids.push(memory.id);
-      if (ids.length >= query.limit) return { ids, olderThan: null };
+      candidates.push(memory.candidate);
+      if (candidates.length >= query.limit) return { candidates, olderThan: null };
     }
-    return { ids, olderThan: this.beyond(memories) };
+    return { candidates, olderThan: this.beyond(memories) };
   }
 
   /**
-   * The ids of the anchor's agent's memories written nearest after and before it within the window (as
+   * The anchor's agent's memories written nearest after and before it within the window (as
    * MemorySearch.neighbours reads them), or null when some may lie beyond the held memories.
    */
-  neighbours(anchor: NeighbourAnchor, { ms, perSide }: NeighbourWindow): string[] | null {
+  neighbours(anchor: NeighbourAnchor, { ms, perSide }: NeighbourWindow): SearchCandidate[] | null {
     const oldest = this.newestFirst.at(-1);
     if (!this.complete && (!oldest || newestFirst(anchor, oldest) > 0)) return null;
     const at = anchor.createdAt.getTime();
@@ -185,20 +202,20 @@ class ScopeTerms {
     const sameAgent = (held: Held) => held.agentSlug === anchor.agentSlug && held.createdAt.getTime() !== at;
     /** Up to `perSide` of the side's memories, nearest first, and whether the held memories ran out before the side did. */
     const side = (from: number, step: 1 | -1, inWindow: (time: number) => boolean) => {
-      const ids: string[] = [];
+      const found: SearchCandidate[] = [];
       let i = from;
-      for (; i >= 0 && i < this.newestFirst.length && ids.length < perSide; i += step) {
+      for (; i >= 0 && i < this.newestFirst.length && found.length < perSide; i += step) {
         const held = this.newestFirst[i]!;
-        if (!inWindow(held.createdAt.getTime())) return { ids, ranOut: false };
-        if (sameAgent(held)) ids.push(held.id);
+        if (!inWindow(held.createdAt.getTime())) return { found, ranOut: false };
+        if (sameAgent(held)) found.push(held.candidate);
       }
-      return { ids, ranOut: ids.length < perSide && i === this.newestFirst.length };
+      return { found, ranOut: found.length < perSide && i === this.newestFirst.length };
     };
     const start = this.position(anchor);
     // Every durable memory newer than the oldest held one is held; older ones may lie where the held ones end.
     const after = side(start - 1, -1, (time) => time <= at + ms);
     const before = side(start, 1, (time) => time >= at - ms);
-    return before.ranOut && !this.complete ? null : [...after.ids, ...before.ids];
+    return before.ranOut && !this.complete ? null : [...after.found, ...before.found];
   }
 
   /** Every match read from the memories holding the rarest group's terms, the newest `limit` kept. */
@@ -207,7 +224,7 @@ class ScopeTerms {
     const found = new Set<Held>();
     for (const memories of groups[rarest]!) for (const held of memories) if (!found.has(held) && visible(held) && matches(groups, held)) found.add(held);
     const newest = [...found].sort((a, b) => a.rank - b.rank).slice(0, limit);
-    return { ids: newest.map(({ id }) => id), olderThan: newest.length >= limit ? null : this.beyond(this.newestFirst.length) };
+    return { candidates: newest.map(({ candidate }) => candidate), olderThan: newest.length >= limit ? null : this.beyond(this.newestFirst.length) };
   }
 
   /** Where the index goes on from once the newest `tested` held memories have been: null when nothing is left. */
@@ -228,9 +245,10 @@ class ScopeTerms {
 export type RecentTerms = Pick<ScopeTerms, "newest" | "neighbours">;
 
 /**
- * Each scope's newest memories' terms, held in this process so that a newest-first lookup of common terms is
- * answered without walking the database's rows (docs/performance.md). Kept exact after every committed write
- * by any process: each use brings a scope up to the version its retrieval read, from the scope's change log.
+ * Each scope's newest memories' terms and candidates, held in this process so that a newest-first lookup of
+ * common terms is answered without walking the database's rows or reading its matches again
+ * (docs/performance.md). Kept exact after every committed write by any process, reinforcement and changes of
+ * confidence included: each use brings a scope up to the version its retrieval read, from the scope's change log.
  */
 export function recentTermsCache(memories: Pick<MemorySearch, "newestDurable" | "collectionChanges">, sizes: HeldSizes = HELD_SIZES) {
   const scopes = new LRUCache<string, ScopeTerms>({ maxSize: sizes.total, sizeCalculation: (terms) => Math.max(1, terms.size) });

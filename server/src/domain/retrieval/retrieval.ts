@@ -108,7 +108,7 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
       .map((match) => byId.get(match.id)!)
       .flatMap((candidate) => (candidate.agentSlug === null ? [] : [{ ...candidate, agentSlug: candidate.agentSlug }]));
     if (anchors.length === 0) return matches;
-    const found = await candidates.neighbours(scope, collection.state.version, anchors, { ms: EXCHANGE_WINDOW_MS, perSide: NEIGHBOURS_PER_SIDE }, byId);
+    const found = await candidates.neighbours(scope, collection.state.version, anchors, { ms: EXCHANGE_WINDOW_MS, perSide: NEIGHBOURS_PER_SIDE });
     if (found.length === 0) return matches;
     const neighbours = anchors.flatMap((anchor) => exchangeNeighbours(anchor, found.filter((n) => n.anchorId === anchor.id).map((n) => n.candidate)));
     for (const { candidate } of found) if (!byId.has(candidate.id)) byId.set(candidate.id, candidate);

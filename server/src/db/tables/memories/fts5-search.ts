@@ -29,7 +29,6 @@ export function fts5Search(packRow: PackRow): FullTextSearch {
       );
     },
     countable: () => true,
-    newestFromHeldTerms: false,
     // Given the scope test, SQLite would walk the scope's covering index rather than look the ids up (30 ms
     // against 1.5 ms for 100 ids at 100,000 memories; docs/performance.md).
     byId: candidatesById(packRow, raw(`+m."orgId"`)),

@@ -24,8 +24,6 @@ export interface FullTextSearch {
   documentFrequencies(db: SqlReads, scope: CollectionScope, terms: readonly string[]): Promise<CountedTerms>;
   /** Whether the index counts a term at all (a term it cannot hold is counted in no memory). */
   countable(term: string): boolean;
-  /** See MemorySearch.newestFromHeldTerms. */
-  readonly newestFromHeldTerms: boolean;
 }
 
 /** What ranking needs of a candidate; whole rows are read afterwards for the few that are returned. */

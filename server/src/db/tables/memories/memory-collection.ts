@@ -1,8 +1,7 @@
 import type { CollectionChange, CollectionScope, CollectionState, RecentMemory } from "../../../domain/retrieval/ports";
-import { limitOf, type PackedRow, packedDate, type PackRow, raw, type Sql, sql, unpackRows } from "../../sql";
+import { limitOf, type PackedRow, type PackRow, raw, type Sql, sql } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
-import { scopeFilter } from "./full-text";
-import { MEMORY_TIMESTAMPS } from "./memory-table";
+import { candidateSelect, scopeFilter, unpackCandidates } from "./full-text";
 
 /**
  * The "MemoryCollection" row of a scope: its durable memories, their terms and the versions, all kept by
@@ -42,7 +41,8 @@ export interface MemoryReading {
  * triggers prune the oldest versions first, so the log holds them all exactly when it holds version `after` + 1.
  * `countable` keeps the terms the backend's index can count. Their terms are checked in the caller's process,
  * so the read is refused (null) beyond `maxText` characters of analysed text as well as beyond `limit` changes:
- * counting again is then the cheaper way. Each change comes with its memory's time and agent (one keyed read).
+ * counting again is then the cheaper way. Each change comes with its memory as a candidate, as it is now (one keyed
+ * read).
  */
 export async function collectionChanges(
   db: SqlReads,
@@ -56,39 +56,29 @@ export async function collectionChanges(
     sql`${raw(alias)}"orgId" = ${scope.orgId} AND ${raw(alias)}"environment" = ${scope.environment} AND ${raw(alias)}"version" > ${after} AND ${raw(alias)}"version" <= ${upTo}`;
   // The guard measures at most limit + 1 rows, in the database, before any text is sent. The limits are written
   // into the statement: SQLite runs one with a bound limit markedly slower (see limitOf).
-  const rows = await db.rows<PackedRow & { version: unknown; delta: unknown; memoryId: string; searchText: string }>(sql`
-    SELECT c."version", c."delta", c."memoryId", c."searchText", ${reading.packRow(["createdAt", "agentSlug"], MEMORY_TIMESTAMPS)}
+  const rows = await db.rows<PackedRow & { version: unknown; delta: unknown; memoryId: string; searchText: string; found: string | null }>(sql`
+    SELECT c."version", c."delta", c."memoryId", c."searchText", m."id" AS "found", ${candidateSelect(reading.packRow)}
     FROM "MemoryCollectionChange" c LEFT JOIN "Memory" m ON m."id" = c."memoryId"
     WHERE ${inRange("c.")}
       AND (SELECT coalesce(sum(length(l."searchText")), 0) FROM (SELECT "searchText" FROM "MemoryCollectionChange" WHERE ${inRange("")} ${limitOf(limit + 1)}) l) <= ${maxText}
     ORDER BY c."version", c."delta" ${limitOf(limit + 1)}`);
   if (rows.length > limit || rows.length === 0 || readVersion(rows[0]!.version) !== after + 1n) return null;
-  const memories = unpackRows(rows);
-  return rows.map((row, i) => {
-    const [createdAt, agentSlug] = memories[i]!;
-    return {
-      version: readVersion(row.version),
-      delta: Number(row.delta) > 0 ? 1 : -1,
-      memoryId: row.memoryId,
-      createdAt: packedDate(createdAt ?? null),
-      agentSlug: (agentSlug ?? null) as string | null,
-      terms: countedTerms(row.searchText, reading.countable),
-    };
-  });
+  return rows.map((row) => ({
+    version: readVersion(row.version),
+    delta: Math.sign(Number(row.delta)) as CollectionChange["delta"],
+    memoryId: row.memoryId,
+    candidate: row.found === null ? null : unpackCandidates([row])[0]!,
+    terms: countedTerms(row.searchText, reading.countable),
+  }));
 }
 
-/** The scope's newest `limit` durable memories, newest first (along the scope index), with their counted terms. */
+/** The scope's newest `limit` durable memories, newest first (along the scope index), as candidates with their counted terms. */
 export async function newestDurable(db: SqlReads, reading: MemoryReading, scope: CollectionScope, limit: number): Promise<RecentMemory[]> {
   const rows = await db.rows<PackedRow>(sql`
-    SELECT ${reading.packRow(["id", "createdAt", "agentSlug", "searchText"], MEMORY_TIMESTAMPS)} FROM "Memory" m
+    SELECT ${candidateSelect(reading.packRow)} FROM "Memory" m
     WHERE ${scopeFilter({ ...scope, agentSlug: null })}
     ORDER BY m."createdAt" DESC, m."id" DESC LIMIT ${limit}`);
-  return unpackRows(rows).map(([id, createdAt, agentSlug, searchText]) => ({
-    id: id as string,
-    createdAt: packedDate(createdAt)!,
-    agentSlug: agentSlug as string | null,
-    terms: countedTerms(searchText as string | null, reading.countable),
-  }));
+  return unpackCandidates(rows).map((candidate) => ({ candidate, terms: candidate.searchTerms.filter(reading.countable) }));
 }
 
 /** Analysed text as the terms the index counts. */

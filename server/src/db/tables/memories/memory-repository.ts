@@ -68,7 +68,6 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
     documentFrequencies: async (scope, terms) =>
       terms.length === 0 ? { version: (await collectionState(reads, scope)).version, documents: [] } : search.documentFrequencies(reads, scope, terms),
     collectionChanges: (scope, range) => collectionChanges(reads, scope, range, reading),
-    newestFromHeldTerms: search.newestFromHeldTerms,
     newestDurable: (scope, limit) => newestDurable(reads, reading, scope, limit),
     async findManyByIds(ids) {
       if (ids.length === 0) return [];

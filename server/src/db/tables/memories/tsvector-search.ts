@@ -175,7 +175,6 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
       );
     },
     countable: searchable,
-    newestFromHeldTerms: true,
     async documentFrequencies(db, scope, terms) {
       // One statement is one snapshot: the counts are those of the version read beside them.
       if (!terms.some(searchable)) {
