@@ -204,7 +204,7 @@ describe("newest-first lookups from held terms", () => {
     expect(held.calls.caughtUp).toBeGreaterThan(0);
   });
 
-  it.runIf(postgres)("read the newest memories again when the log holds more changes than are applied, or half the held ones left", async () => {
+  it("read the newest memories again when the log holds more changes than are applied, or half the held ones left", async () => {
     const held = heldLookup();
     await expectExact(held);
     await write(sizes.changes + 1);
@@ -238,6 +238,22 @@ describe("newest-first lookups from held terms", () => {
     held.calls.searched = 0;
     expect(await held.ids(organization(), any(["common"], 3))).toEqual(await truth(organization(), any(["common"], 3)));
     expect(held.calls.searched).toBe(1);
+  });
+
+  it("move a memory whose time was rewritten to its new place", async () => {
+    const other = await server.newTenant();
+    const otherCaller = await server.services.tokens.authenticate(other.token, "t");
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      ids.push((await server.services.memories.encode(otherCaller, null, { text: `Moved ${i} common`, memoryKind: "fact", confidence: 0.8 }, undefined)).body.memory.id);
+      await sleep(2);
+    }
+    const held = heldLookup();
+    const scope: MemoryScope = { orgId: other.orgId, environment: "production", agentSlug: null };
+    expect(await held.ids(scope, any(["common"], 10))).toEqual([...ids].reverse());
+    await server.db.memory.update({ where: { id: ids[3]! }, data: { createdAt: new Date(Date.now() - 3_600_000) } });
+    expect(await held.ids(scope, any(["common"], 10))).toEqual([ids[2], ids[1], ids[0], ids[3]]);
+    expect(held.calls.rebuilt).toBe(1);
   });
 
   it("hold a whole small scope, and search nothing beyond it", async () => {

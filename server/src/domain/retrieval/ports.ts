@@ -26,7 +26,8 @@ export type CandidateQuery = { order: "relevance" | "newest"; limit: number; old
 
 /**
  * A scope's durable memories as BM25 counts them, exact as of the last committed write, with versions
- * that change whenever the durable set or the stored vectors change (by any process).
+ * that change whenever the durable set, a durable memory's ranking columns or the stored vectors change (by
+ * any process).
  */
 export interface CollectionState {
   documents: number;

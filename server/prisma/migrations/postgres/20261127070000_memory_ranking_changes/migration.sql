@@ -1,12 +1,14 @@
 -- The change log also names the memories whose ranking columns changed (reinforcement, confidence, subject) while
--- they stayed durable with the same terms: delta 0, no text, a version of their own. Processes that hold candidates'
--- columns (docs/retrieval.md) read such a memory again with its change; counts ignore it.
+-- they stayed durable with the same terms: delta 0, no text, at the statement's version. Processes that hold
+-- candidates (docs/retrieval.md) read such a memory again with its change; counts ignore it. A durable memory whose
+-- time or agent changed (which no path of the service does) leaves and re-enters, so held memories move with it.
 CREATE OR REPLACE FUNCTION "memory_collection_update"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   WITH "compared" AS (
     SELECT n."id", n."orgId", n."environment", o."state" AS "oldState", n."state" AS "newState",
            o."searchText" AS "oldText", n."searchText" AS "newText",
-           (n."state" IS DISTINCT FROM o."state" OR n."searchText" IS DISTINCT FROM o."searchText") AS "moved",
+           (n."state" IS DISTINCT FROM o."state" OR n."searchText" IS DISTINCT FROM o."searchText"
+            OR n."createdAt" IS DISTINCT FROM o."createdAt" OR n."agentSlug" IS DISTINCT FROM o."agentSlug") AS "moved",
            (n."subject" IS DISTINCT FROM o."subject" OR n."confidence" IS DISTINCT FROM o."confidence"
             OR n."reinforcementCount" IS DISTINCT FROM o."reinforcementCount" OR n."recentUses" IS DISTINCT FROM o."recentUses"
             OR n."lastReinforcedAt" IS DISTINCT FROM o."lastReinforcedAt") AS "reranked"

@@ -80,11 +80,14 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
       return count === 0 ? null : memoryRecord(await db.memory.findUniqueOrThrow({ where: { id } }));
     },
     async recordReinforcement(id, at, addUse) {
-      // Counting first takes the lock (the row's on Postgres, the database's on SQLite) and returns the use times to add to.
-      const counted = memoryRecord(await db.memory.update({ where: { id }, data: { reinforcementCount: { increment: 1 } } }));
-      const recentUses = addUse(counted.recentUses);
-      await db.memory.updateMany({ where: { id }, data: { lastReinforcedAt: at, recentUses: JSON.stringify(recentUses), updatedAt: at } });
-      return { ...counted, lastReinforcedAt: at, recentUses, updatedAt: at };
+      // Touching the row first takes its lock (the row's on Postgres, the database's on SQLite) and returns the use
+      // times to add to; the use is then one update, one logged change, and the scope's collection row is locked
+      // only from there to the commit.
+      const current = memoryRecord(await db.memory.update({ where: { id }, data: { updatedAt: at } }));
+      const recentUses = addUse(current.recentUses);
+      return memoryRecord(
+        await db.memory.update({ where: { id }, data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: at, recentUses: JSON.stringify(recentUses) } }),
+      );
     },
     appendHistory: (entry) => appendHistory(db, entry),
     history: (memoryId) => historyOf(db, memoryId),

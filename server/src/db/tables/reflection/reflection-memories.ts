@@ -98,12 +98,13 @@ export function reflectionMemoryRepository(db: PrismaTx): ReflectionMemoryReposi
     },
 
     async reinforce(scope, runId, change, at) {
-      // Counting first takes the lock, as a person's reinforce does, so concurrent uses are not lost.
-      const { count } = await db.memory.updateMany({ where: { id: change.memoryId, ...inScope(scope), state: "durable" }, data: { reinforcementCount: { increment: 1 } } });
+      // Touching the row first takes the lock, as a person's reinforce does, so concurrent uses are not lost; the
+      // use is then one update and one logged change.
+      const { count } = await db.memory.updateMany({ where: { id: change.memoryId, ...inScope(scope), state: "durable" }, data: { updatedAt: at } });
       if (count === 0) return false;
       const row = await db.memory.findUniqueOrThrow({ where: { id: change.memoryId }, select: { recentUses: true, createdAt: true, lastReinforcedAt: true } });
       const uses = recordUse(recentUsesOf(row), at);
-      await db.memory.updateMany({ where: { id: change.memoryId }, data: { lastReinforcedAt: at, recentUses: JSON.stringify(uses), updatedAt: at } });
+      await db.memory.updateMany({ where: { id: change.memoryId }, data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: at, recentUses: JSON.stringify(uses) } });
       await appendHistory(db, historyOf(scope, runId, change, "durable", "durable", "reinforced", at));
       await recordEvent(db, scope, runId, change, at);
       return true;
