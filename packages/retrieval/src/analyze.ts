@@ -34,6 +34,8 @@ const ACRONYM_PLURAL = /^(\p{Lu}{2,})s$/u;
 const LETTER_DIGIT_BOUNDARY = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 const VERSION = /^v(\d+(?:\.\d+)+)$/;
 const PLAIN_WORD = /^\p{L}+$/u;
+/** A token no boundary can split: a lower-case word, capitalised or not, or a number (most of any text). */
+const UNSPLITTABLE = /^(?:\p{Lu}?\p{Ll}*|\p{N}+)$/u;
 const BETWEEN_WORDS = /^[^\S\n]+$/;
 /**
  * Particles that make phrasal verbs, which engineers also write as one word: "rolled back" and
@@ -78,9 +80,10 @@ function stemOf(word: string): string {
  */
 const NOT_VERB_FORMS = new Set(["bit", "bound", "crew", "dove", "drug", "felt", "ground", "lay", "left", "lent", "lit", "might", "rent", "rose", "saw", "shore", "smelt", "spat", "stove", "wound"]);
 
+const BASE_FORMS = new Map(Object.entries(irregularVerbs).filter(([form]) => !NOT_VERB_FORMS.has(form)));
+
 function baseForm(word: string): string {
-  const base = irregularVerbs[word];
-  return base && !NOT_VERB_FORMS.has(word) ? base : word;
+  return BASE_FORMS.get(word) ?? word;
 }
 
 function normalizeWord(raw: string): string | null {
@@ -121,11 +124,7 @@ export function analyzeWords(text: string): AnalysedWord[] {
   for (const match of folded.matchAll(RAW_TOKEN)) {
     if (terms >= MAX_TERMS_PER_TEXT) break;
     const [raw] = match;
-    const pieces = raw
-      .split(SEPARATOR)
-      .flatMap((piece) => piece.split(CAMEL_BOUNDARY))
-      .flatMap((piece) => piece.split(LETTER_DIGIT_BOUNDARY))
-      .map((piece) => ACRONYM_PLURAL.exec(piece)?.[1] ?? piece);
+    const pieces = UNSPLITTABLE.test(raw) ? [raw] : splitIdentifier(raw);
     const afterWord = previous && BETWEEN_WORDS.test(folded.slice(previous.end, match.index));
     if (pieces.length === 1) {
       const lower = pieces[0]!.toLowerCase();
@@ -159,9 +158,20 @@ export function analyzeWords(text: string): AnalysedWord[] {
   return words;
 }
 
+/** An identifier's pieces: split at separators, case changes and letter-digit boundaries. */
+function splitIdentifier(raw: string): string[] {
+  return raw
+    .split(SEPARATOR)
+    .flatMap((piece) => piece.split(CAMEL_BOUNDARY))
+    .flatMap((piece) => piece.split(LETTER_DIGIT_BOUNDARY))
+    .map((piece) => ACRONYM_PLURAL.exec(piece)?.[1] ?? piece);
+}
+
 /** The index terms of a text, in order, repeats kept (term frequency matters to ranking). */
 export function analyzeText(text: string): string[] {
-  return analyzeWords(text).flatMap((word) => [...word.forms, ...word.parts]);
+  const terms: string[] = [];
+  for (const { forms, parts } of analyzeWords(text)) terms.push(...forms, ...parts);
+  return terms;
 }
 
 /**

@@ -33,6 +33,11 @@ describe("text analysis", () => {
     expect(queryTerms("pager-duty")).toContain(queryTerms("pagerduty")[0]);
   });
 
+  it("reads a word with at most a leading capital, or a number, as one piece and anything else as an identifier", () => {
+    expect(analyzeText("Deploys 2077 Kept")).toEqual(["deploy", "2077", "keep"]);
+    expect(analyzeText("iPhone x86 ABCs")).toEqual(["iphon", "phone", "x86", "86", "abc"]);
+  });
+
   it("reads an acronym's plural as the acronym", () => {
     expect(analyzeText("RFCs, APIs and PRs")).toEqual(["rfc", "api", "pr"]);
     expect(analyzeText("APIsClient")).toEqual(["apiscli", "api", "client"]);
