@@ -47,7 +47,7 @@ function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads): Rep
     sessions: sessionRepository(db),
     loginThrottle: loginThrottleRepository(db),
     assistants: assistantRepository(db),
-    reflectionMemories: reflectionMemoryRepository(db),
+    reflectionMemories: reflectionMemoryRepository(db, dialect),
     reflectionRuns: reflectionRunRepository(db),
     reflectionEvents: reflectionEventRepository(db),
     reflectionSettings: reflectionSettingsRepository(db),

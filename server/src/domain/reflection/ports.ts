@@ -28,6 +28,13 @@ export interface ReflectionMemoryRepository {
     change: ReflectionChange & { from: TMemoryState; to: TMemoryState; links?: { duplicateOfId?: string | null; supersededBy?: string | null } },
     at: Date,
   ): Promise<boolean>;
+  /**
+   * Locks these memories' rows for the rest of the caller's transaction, in id order. A transaction takes them
+   * before its first change: a change takes the scope's collection row (through the collection triggers) after
+   * its memory's row, as a person's change does, so a transaction that held the collection row while waiting for
+   * a memory a person had locked would wait in a circle with that person.
+   */
+  lock(scope: ReflectionScope, memoryIds: readonly string[]): Promise<void>;
   /** Adds a use to a durable memory (a merged duplicate's survivor), with its history row and the event. */
   reinforce(scope: ReflectionScope, runId: string, change: ReflectionChange, at: Date): Promise<boolean>;
   /**

@@ -3,6 +3,7 @@ import { recordUse } from "@engram/retrieval";
 import { newId } from "../../../domain/kernel/ids";
 import type { ReflectionChange, ReflectionMemoryRepository } from "../../../domain/reflection/ports";
 import type { ReflectionMemory, ReflectionScope } from "../../../domain/reflection/records";
+import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
 import { join, sql } from "../../sql";
 import { appendHistory } from "../memory-history";
@@ -63,7 +64,7 @@ const HISTORY_ACTION_FOR_STATE: Partial<Record<TMemoryState, "suppressed" | "pro
   tombstoned: "rejected",
 };
 
-export function reflectionMemoryRepository(db: PrismaTx): ReflectionMemoryRepository {
+export function reflectionMemoryRepository(db: PrismaTx, dialect: Dialect): ReflectionMemoryRepository {
   const inScope = (scope: ReflectionScope) => ({ orgId: scope.orgId, environment: scope.environment as TEnvironment });
   return {
     async page(scope, states, after, limit) {
@@ -95,6 +96,15 @@ export function reflectionMemoryRepository(db: PrismaTx): ReflectionMemoryReposi
       await appendHistory(db, historyOf(scope, runId, change, change.from, change.to, HISTORY_ACTION_FOR_STATE[change.to] ?? "flagged", at));
       await recordEvent(db, scope, runId, change, at);
       return true;
+    },
+
+    async lock(scope, memoryIds) {
+      // SQLite has no row locks: a writing transaction holds the whole database.
+      if (dialect.provider !== "postgres" || memoryIds.length === 0) return;
+      // The rows are locked as the sort returns them.
+      await db.$queryRaw`
+        SELECT "id" FROM "Memory" WHERE "id" IN (${join([...new Set(memoryIds)])}) AND "orgId" = ${scope.orgId} AND "environment" = ${scope.environment}
+        ORDER BY "id" FOR UPDATE`;
     },
 
     async reinforce(scope, runId, change, at) {

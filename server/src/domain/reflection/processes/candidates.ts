@@ -39,40 +39,44 @@ export const candidatesProcess: ReflectionProcess = {
         const found = corroborations(memory, (memory.eventId && occurrences.get(memory.eventId)) || 0, settings);
         const ageDays = Math.floor((now.getTime() - memory.createdAt.getTime()) / DAY_MS);
         if (settings.autoPromote && found.length > 0) {
-          changes.push((memories) =>
-            memories.changeState(
-              ctx.scope,
-              ctx.runId,
-              {
-                memoryId: memory.id,
-                process: "candidates",
-                action: "promoted",
-                reason: `promoted automatically: corroborated, ${found.join("; ")}`,
-                details: { corroborations: found },
-                from: "candidate",
-                to: "durable",
-              },
-              now,
-            ),
-          );
+          changes.push({
+            memoryId: memory.id,
+            apply: (memories) =>
+              memories.changeState(
+                ctx.scope,
+                ctx.runId,
+                {
+                  memoryId: memory.id,
+                  process: "candidates",
+                  action: "promoted",
+                  reason: `promoted automatically: corroborated, ${found.join("; ")}`,
+                  details: { corroborations: found },
+                  from: "candidate",
+                  to: "durable",
+                },
+                now,
+              ),
+          });
         } else if (ageDays >= settings.expireAfterDays) {
           const unpromoted = found.length > 0 ? `corroborated (${found.join("; ")}) but not promoted` : "not corroborated";
-          changes.push((memories) =>
-            memories.changeState(
-              ctx.scope,
-              ctx.runId,
-              {
-                memoryId: memory.id,
-                process: "candidates",
-                action: "expired",
-                reason: `expired: a candidate for ${ageDays} days (expires after ${settings.expireAfterDays}), ${unpromoted}; kept for audit`,
-                details: { ageDays },
-                from: "candidate",
-                to: "tombstoned",
-              },
-              now,
-            ),
-          );
+          changes.push({
+            memoryId: memory.id,
+            apply: (memories) =>
+              memories.changeState(
+                ctx.scope,
+                ctx.runId,
+                {
+                  memoryId: memory.id,
+                  process: "candidates",
+                  action: "expired",
+                  reason: `expired: a candidate for ${ageDays} days (expires after ${settings.expireAfterDays}), ${unpromoted}; kept for audit`,
+                  details: { ageDays },
+                  from: "candidate",
+                  to: "tombstoned",
+                },
+                now,
+              ),
+          });
         }
       }
       actions += await applyChanges(ctx, changes);

@@ -128,6 +128,7 @@ async function applyMerge(context: ReflectionContext, { survivor, duplicates }: 
     const last = start + REFLECTION_BATCH >= duplicates.length;
     try {
       const suppressed = await context.transaction(async (memories) => {
+        await memories.lock(scope, [...chunk.map(({ entry }) => entry.id), ...(last ? [survivor.id] : [])]);
         const at = context.clock();
         const ids: string[] = [];
         for (const { entry, similarity } of chunk) {

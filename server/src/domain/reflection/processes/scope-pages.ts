@@ -19,8 +19,11 @@ export async function* scopePages(ctx: ReflectionContext, states: readonly TMemo
   }
 }
 
-/** One compare-and-set change; false when the memory had changed meanwhile. */
-export type Change = (memories: ReflectionMemoryRepository) => Promise<boolean>;
+/** One compare-and-set change to one memory; `apply` answers false when the memory had changed meanwhile. */
+export interface Change {
+  memoryId: string;
+  apply(memories: ReflectionMemoryRepository): Promise<boolean>;
+}
 
 /**
  * A page's changes (each with its history and event), a few per transaction with a turn of the event loop
@@ -32,8 +35,9 @@ export async function applyChanges(ctx: ReflectionContext, changes: readonly Cha
   for (let start = 0; start < changes.length; start += CHANGES_PER_TRANSACTION) {
     const step = changes.slice(start, start + CHANGES_PER_TRANSACTION);
     applied += await ctx.transaction(async (memories) => {
+      await memories.lock(ctx.scope, step.map((change) => change.memoryId));
       let done = 0;
-      for (const change of step) if (await change(memories)) done++;
+      for (const change of step) if (await change.apply(memories)) done++;
       return done;
     });
     await ctx.pause();

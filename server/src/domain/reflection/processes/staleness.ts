@@ -35,22 +35,24 @@ export const stalenessProcess: ReflectionProcess = {
         const reason = stale
           ? `flagged stale: unused for ${days(daysUnused)} (since ${used.toISOString()}; stale after ${staleAfterDays}) with confidence ${confidence} under ${maxConfidence}`
           : `stale flag cleared: ${lowConfidence ? `used ${days(daysUnused)} ago (stale after ${staleAfterDays})` : `confidence ${confidence} is not under ${maxConfidence}`}`;
-        changes.push((memories) =>
-          memories.flag(
-            ctx.scope,
-            ctx.runId,
-            {
-              memoryId: memory.id,
-              process: "staleness",
-              action: "flagged_stale",
-              reason,
-              details: { stale, daysUnused, confidence: memory.confidence, lastUsedAt: used.toISOString() },
-              state: "durable",
-              set: { staleSince: stale ? now : null },
-            },
-            now,
-          ),
-        );
+        changes.push({
+          memoryId: memory.id,
+          apply: (memories) =>
+            memories.flag(
+              ctx.scope,
+              ctx.runId,
+              {
+                memoryId: memory.id,
+                process: "staleness",
+                action: "flagged_stale",
+                reason,
+                details: { stale, daysUnused, confidence: memory.confidence, lastUsedAt: used.toISOString() },
+                state: "durable",
+                set: { staleSince: stale ? now : null },
+              },
+              now,
+            ),
+        });
       }
       actions += await applyChanges(ctx, changes);
     }
