@@ -18,6 +18,7 @@ import {
   withFeedback,
 } from "@engram/retrieval";
 import { candidateLookup } from "./candidate-lookup";
+import { sharedChangeReads } from "./change-reads";
 import { candidatePlan, MAX_CANDIDATES } from "./candidate-plan";
 import { type CollectionSnapshot, collectionStatsCache } from "./collection-stats";
 import type { Clock } from "../kernel/clock";
@@ -57,8 +58,10 @@ const bestFirst = (a: Ranked, b: Ranked) =>
  * is configured, each modulated by activation and confidence (see docs/retrieval.md).
  */
 export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSearch | null = null) {
-  const collectionStats = collectionStatsCache(store.memories);
-  const candidates = candidateLookup(store.memories);
+  // The counts and the held memories catch up from one read of the change log.
+  const search = { ...store.memories, collectionChanges: sharedChangeReads(store.memories.collectionChanges) };
+  const collectionStats = collectionStatsCache(search);
+  const candidates = candidateLookup(search);
   // Subjects repeat across memories (service names, people, teams): analyse each once.
   const subjectTerms = new LRUCache<string, string[]>({ max: 10_000 });
   const termsOfSubject = (subject: string | null) => {
