@@ -48,8 +48,11 @@ const heldOf = ({ candidate, terms }: RecentMemory): Held => ({
 /** A lookup as the held memories holding each of its terms: a memory matches when it is in one set of every group. */
 type HeldGroups = ReadonlyArray<ReadonlyArray<ReadonlySet<Held>>>;
 
-function matches(groups: HeldGroups, held: Held): boolean {
-  for (const group of groups) {
+/** Whether `held` is in one set of every group (but the group at `known`, whose sets it was found in). */
+function matches(groups: HeldGroups, held: Held, known = -1): boolean {
+  for (let g = 0; g < groups.length; g++) {
+    if (g === known) continue;
+    const group = groups[g]!;
     let found = false;
     for (const memories of group) if ((found = memories.has(held))) break;
     if (!found) return false;
@@ -218,13 +221,17 @@ class ScopeTerms {
     return before.ranOut && !this.complete ? null : [...after.found, ...before.found];
   }
 
-  /** Every match read from the memories holding the rarest group's terms, the newest `limit` kept. */
+  /**
+   * Every match read from the memories holding the rarest group's terms, the newest `limit` kept: marked by their
+   * place in time order, then taken newest first (a scan of one byte per held memory, not a sort of the matches).
+   */
   private gathered(groups: HeldGroups, rarest: number, visible: (held: Held) => boolean, limit: number): HeldMatches {
     this.rank();
-    const found = new Set<Held>();
-    for (const memories of groups[rarest]!) for (const held of memories) if (!found.has(held) && visible(held) && matches(groups, held)) found.add(held);
-    const newest = [...found].sort((a, b) => a.rank - b.rank).slice(0, limit);
-    return { candidates: newest.map(({ candidate }) => candidate), olderThan: newest.length >= limit ? null : this.beyond(this.newestFirst.length) };
+    const matched = new Uint8Array(this.newestFirst.length);
+    for (const memories of groups[rarest]!) for (const held of memories) if (!matched[held.rank] && visible(held) && matches(groups, held, rarest)) matched[held.rank] = 1;
+    const candidates: SearchCandidate[] = [];
+    for (let rank = 0; rank < matched.length && candidates.length < limit; rank++) if (matched[rank]) candidates.push(this.newestFirst[rank]!.candidate);
+    return { candidates, olderThan: candidates.length >= limit ? null : this.beyond(this.newestFirst.length) };
   }
 
   /** Where the index goes on from once the newest `tested` held memories have been: null when nothing is left. */
