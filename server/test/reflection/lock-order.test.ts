@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reflectionContext } from "../../src/domain/reflection/context";
 import { duplicatesProcess } from "../../src/domain/reflection/processes/duplicates";
-import { applyChanges, type Change } from "../../src/domain/reflection/processes/scope-pages";
+import { applyChanges, flagChange } from "../../src/domain/reflection/processes/scope-pages";
 import { DEFAULT_REFLECTION_SETTINGS } from "../../src/domain/reflection/settings";
 
 /**
@@ -75,11 +75,9 @@ describe.runIf(databaseUnderTest === "postgres")("reflection's lock order on Pos
     const person = await personReinforcing(second);
     const ctx = context();
     // Each lowers a memory's confidence: a ranking change, which takes the scope's collection row.
-    const changes: Change[] = [first, second].map((memoryId) => ({
-      memoryId,
-      apply: (memories) =>
-        memories.flag(ctx.scope, ctx.runId, { memoryId, process: "contradictions", action: "superseded", reason: "a test lowers it", state: "durable", set: { confidence: 0.3 } }, new Date()),
-    }));
+    const changes = [first, second].map((memoryId) =>
+      flagChange(ctx, { memoryId, process: "contradictions", action: "superseded", reason: "a test lowers it", state: "durable", set: { confidence: 0.3 } }, new Date()),
+    );
     const applied = applyChanges(ctx, changes);
     await someoneWaits();
     await person.finish();

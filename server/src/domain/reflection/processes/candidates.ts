@@ -1,7 +1,7 @@
 import type { TReflectionSettings } from "@engram/contract";
 import type { ProcessResult, ReflectionContext, ReflectionProcess } from "../process";
 import type { ReflectionMemory } from "../records";
-import { type Change, applyChanges, scopePages } from "./scope-pages";
+import { type Change, applyChanges, scopePages, stateChange } from "./scope-pages";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -39,44 +39,38 @@ export const candidatesProcess: ReflectionProcess = {
         const found = corroborations(memory, (memory.eventId && occurrences.get(memory.eventId)) || 0, settings);
         const ageDays = Math.floor((now.getTime() - memory.createdAt.getTime()) / DAY_MS);
         if (settings.autoPromote && found.length > 0) {
-          changes.push({
-            memoryId: memory.id,
-            apply: (memories) =>
-              memories.changeState(
-                ctx.scope,
-                ctx.runId,
-                {
-                  memoryId: memory.id,
-                  process: "candidates",
-                  action: "promoted",
-                  reason: `promoted automatically: corroborated, ${found.join("; ")}`,
-                  details: { corroborations: found },
-                  from: "candidate",
-                  to: "durable",
-                },
-                now,
-              ),
-          });
+          changes.push(
+            stateChange(
+              ctx,
+              {
+                memoryId: memory.id,
+                process: "candidates",
+                action: "promoted",
+                reason: `promoted automatically: corroborated, ${found.join("; ")}`,
+                details: { corroborations: found },
+                from: "candidate",
+                to: "durable",
+              },
+              now,
+            ),
+          );
         } else if (ageDays >= settings.expireAfterDays) {
           const unpromoted = found.length > 0 ? `corroborated (${found.join("; ")}) but not promoted` : "not corroborated";
-          changes.push({
-            memoryId: memory.id,
-            apply: (memories) =>
-              memories.changeState(
-                ctx.scope,
-                ctx.runId,
-                {
-                  memoryId: memory.id,
-                  process: "candidates",
-                  action: "expired",
-                  reason: `expired: a candidate for ${ageDays} days (expires after ${settings.expireAfterDays}), ${unpromoted}; kept for audit`,
-                  details: { ageDays },
-                  from: "candidate",
-                  to: "tombstoned",
-                },
-                now,
-              ),
-          });
+          changes.push(
+            stateChange(
+              ctx,
+              {
+                memoryId: memory.id,
+                process: "candidates",
+                action: "expired",
+                reason: `expired: a candidate for ${ageDays} days (expires after ${settings.expireAfterDays}), ${unpromoted}; kept for audit`,
+                details: { ageDays },
+                from: "candidate",
+                to: "tombstoned",
+              },
+              now,
+            ),
+          );
         }
       }
       actions += await applyChanges(ctx, changes);

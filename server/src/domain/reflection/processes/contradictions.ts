@@ -1,6 +1,6 @@
 import type { ProcessResult, ReflectionContext, ReflectionProcess } from "../process";
 import type { ReflectionMemory } from "../records";
-import { type Change, applyChanges, scopePages } from "./scope-pages";
+import { type Change, applyChanges, flagChange, scopePages } from "./scope-pages";
 import {
   compareVersions,
   decisionTerms,
@@ -169,25 +169,22 @@ export const contradictionsProcess: ReflectionProcess = {
         // A person restored it from this replacement once: that judgment stands (a newer replacement may still come).
         if (!overturn || overturn.by === memory.supersessionDismissedBy) continue;
         const confidence = Math.min(memory.confidence, SUPERSEDED_CONFIDENCE);
-        changes.push({
-          memoryId: memory.id,
-          apply: (memories) =>
-            memories.flag(
-              ctx.scope,
-              ctx.runId,
-              {
-                memoryId: memory.id,
-                process: "contradictions",
-                action: "superseded",
-                reason: `${overturn.reason}; confidence lowered from ${memory.confidence.toFixed(2)} to ${confidence.toFixed(2)} so the replacement ranks first`,
-                relatedId: overturn.by,
-                details: { rule: overturn.rule, previousConfidence: memory.confidence, confidence },
-                state: "durable",
-                set: { supersededBy: overturn.by, confidence },
-              },
-              at,
-            ),
-        });
+        changes.push(
+          flagChange(
+            ctx,
+            {
+              memoryId: memory.id,
+              process: "contradictions",
+              action: "superseded",
+              reason: `${overturn.reason}; confidence lowered from ${memory.confidence.toFixed(2)} to ${confidence.toFixed(2)} so the replacement ranks first`,
+              relatedId: overturn.by,
+              details: { rule: overturn.rule, previousConfidence: memory.confidence, confidence },
+              state: "durable",
+              set: { supersededBy: overturn.by, confidence },
+            },
+            at,
+          ),
+        );
       }
       actions += await applyChanges(ctx, changes);
     }

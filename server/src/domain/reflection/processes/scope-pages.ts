@@ -25,6 +25,21 @@ export interface Change {
   apply(memories: ReflectionMemoryRepository): Promise<boolean>;
 }
 
+type StateChange = Parameters<ReflectionMemoryRepository["changeState"]>[2];
+type FlagChange = Parameters<ReflectionMemoryRepository["flag"]>[2];
+
+/** A move of the memory from one state to another, as a change of this run. */
+export const stateChange = (ctx: ReflectionContext, change: StateChange, at: Date): Change => ({
+  memoryId: change.memoryId,
+  apply: (memories) => memories.changeState(ctx.scope, ctx.runId, change, at),
+});
+
+/** Flags set on the memory in its state, as a change of this run. */
+export const flagChange = (ctx: ReflectionContext, change: FlagChange, at: Date): Change => ({
+  memoryId: change.memoryId,
+  apply: (memories) => memories.flag(ctx.scope, ctx.runId, change, at),
+});
+
 /**
  * A page's changes (each with its history and event), a few per transaction with a turn of the event loop
  * between; answers how many took effect. Each change is its own compare-and-set, so the grouping is only

@@ -1,6 +1,6 @@
 import type { ProcessResult, ReflectionContext, ReflectionProcess } from "../process";
 import type { ReflectionMemory } from "../records";
-import { type Change, applyChanges, scopePages } from "./scope-pages";
+import { type Change, applyChanges, flagChange, scopePages } from "./scope-pages";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const days = (count: number) => `${count} day${count === 1 ? "" : "s"}`;
@@ -35,24 +35,21 @@ export const stalenessProcess: ReflectionProcess = {
         const reason = stale
           ? `flagged stale: unused for ${days(daysUnused)} (since ${used.toISOString()}; stale after ${staleAfterDays}) with confidence ${confidence} under ${maxConfidence}`
           : `stale flag cleared: ${lowConfidence ? `used ${days(daysUnused)} ago (stale after ${staleAfterDays})` : `confidence ${confidence} is not under ${maxConfidence}`}`;
-        changes.push({
-          memoryId: memory.id,
-          apply: (memories) =>
-            memories.flag(
-              ctx.scope,
-              ctx.runId,
-              {
-                memoryId: memory.id,
-                process: "staleness",
-                action: "flagged_stale",
-                reason,
-                details: { stale, daysUnused, confidence: memory.confidence, lastUsedAt: used.toISOString() },
-                state: "durable",
-                set: { staleSince: stale ? now : null },
-              },
-              now,
-            ),
-        });
+        changes.push(
+          flagChange(
+            ctx,
+            {
+              memoryId: memory.id,
+              process: "staleness",
+              action: "flagged_stale",
+              reason,
+              details: { stale, daysUnused, confidence: memory.confidence, lastUsedAt: used.toISOString() },
+              state: "durable",
+              set: { staleSince: stale ? now : null },
+            },
+            now,
+          ),
+        );
       }
       actions += await applyChanges(ctx, changes);
     }
