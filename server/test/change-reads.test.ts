@@ -76,6 +76,18 @@ describe("the change log read once per catch-up", () => {
     expect(reads.count).toBe(3);
   });
 
+  it("keeps no read that holds more than its budget", async () => {
+    const { encode, scope, version } = await tenant();
+    const start = await version();
+    for (const text of ["Harbour ferry leaves at dawn.", "The dawn ferry is late."]) await encode(text);
+    const { reads, collectionChanges } = countedReads();
+    const shared = sharedChangeReads(collectionChanges, 100);
+    const wide: ChangeRange = { after: start, upTo: await version(), limit: 512, maxText: 64 * 1024 };
+    expect(await shared(scope, wide)).toHaveLength(2);
+    expect(await shared(scope, { ...wide, after: start + 1n })).toHaveLength(1);
+    expect(reads.count).toBe(2);
+  });
+
   it("reads the log once for a retrieval after writes, and ranks as a retrieval that counts afresh", async () => {
     const { encode, scope } = await tenant();
     for (let i = 0; i < 12; i++) await encode(`Ferry ${i} crosses the harbour${i % 3 === 0 ? " at dawn" : ""}; the crew checks the ropes.`);

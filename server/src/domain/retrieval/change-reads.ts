@@ -10,11 +10,26 @@ interface Read {
   changes: Promise<CollectionChange[] | null>;
 }
 
-/** Analysed text kept in reads, at most: a read holds at most its range's `maxText`, counted whole when it starts. */
-export const MAX_KEPT_TEXT = 16 * 1024 * 1024;
+/**
+ * Characters of terms kept across the kept reads, at most (their changes' terms and their candidates' terms, which
+ * are most of what a change holds, whatever its text in the log: a reinforcement logs none but carries its memory).
+ */
+export const MAX_KEPT_CHARACTERS = 8 * 1024 * 1024;
+/** What a change holds besides its terms' characters (its objects, dates and subject), counted as characters. */
+const CHANGE_OVERHEAD = 256;
 
-/** The analysed text of changes as the log's read measures it: their terms, each with its space. */
-const textOf = (changes: readonly CollectionChange[]) => changes.reduce((sum, { terms }) => terms.reduce((size, term) => size + term.length + 1, sum), 0);
+const charactersOf = (terms: readonly string[]) => terms.reduce((sum, term) => sum + term.length, 0);
+
+/** How much a read's changes hold, in characters (see MAX_KEPT_CHARACTERS). */
+const heldBy = (changes: readonly CollectionChange[] | null) =>
+  (changes ?? []).reduce((sum, change) => sum + CHANGE_OVERHEAD + charactersOf(change.terms) + (change.candidate ? charactersOf(change.candidate.searchTerms) : 0), 1);
+
+/**
+ * The analysed text of changes as the log's read measures it, its terms with a space between: in UTF-16 units,
+ * so text outside the Basic Multilingual Plane counts double here, and such a range may be refused here that the
+ * database would read (the reader then counts or reads afresh, as past any bound).
+ */
+const textOf = (changes: readonly CollectionChange[]) => changes.reduce((sum, { terms }) => sum + charactersOf(terms) + Math.max(0, terms.length - 1), 0);
 
 /**
  * The change log read once for all of a retrieval's catch-ups. After writes a retrieval brings up to the version
@@ -22,8 +37,8 @@ const textOf = (changes: readonly CollectionChange[]) => changes.reduce((sum, { 
  * first read spans what the others ask for (its range starts at the oldest count), so they are answered from it,
  * within their own bounds, instead of reading the same changes again (docs/performance.md).
  */
-export function sharedChangeReads(read: ReadChanges): ReadChanges {
-  const reads = new LRUCache<string, Read>({ maxSize: MAX_KEPT_TEXT, sizeCalculation: ({ range }) => Math.max(1, range.maxText) });
+export function sharedChangeReads(read: ReadChanges, maxCharacters = MAX_KEPT_CHARACTERS): ReadChanges {
+  const reads = new LRUCache<string, Read>({ maxSize: maxCharacters });
 
   return async (scope, range) => {
     const key = scopeKey(scope);
@@ -36,8 +51,14 @@ export function sharedChangeReads(read: ReadChanges): ReadChanges {
         return asked.length > range.limit || textOf(asked) > range.maxText ? null : asked;
       }
     }
-    const changes = read(scope, range);
-    reads.set(key, { range, changes });
-    return changes;
+    const pending: Read = { range, changes: read(scope, range) };
+    reads.set(key, pending, { size: 1 });
+    // Once read, it is kept at its size (a new entry: the cache sizes an entry when it is set), unless a later
+    // read replaced it meanwhile; one larger than the whole budget is not kept.
+    pending.changes.then(
+      (changes) => reads.peek(key) === pending && reads.set(key, { ...pending }, { size: heldBy(changes) }),
+      () => reads.peek(key) === pending && reads.delete(key),
+    );
+    return pending.changes;
   };
 }

@@ -101,10 +101,11 @@ export function reflectionMemoryRepository(db: PrismaTx, dialect: Dialect): Refl
     async lock(scope, memoryIds) {
       // SQLite has no row locks: a writing transaction holds the whole database.
       if (dialect.provider !== "postgres" || memoryIds.length === 0) return;
-      // The rows are locked as the sort returns them.
+      // The rows are locked as the sort returns them, as an update of theirs would lock them: foreign-key checks
+      // (a vector saved for one of them) still pass, as they pass an update.
       await db.$queryRaw`
         SELECT "id" FROM "Memory" WHERE "id" IN (${join([...new Set(memoryIds)])}) AND "orgId" = ${scope.orgId} AND "environment" = ${scope.environment}
-        ORDER BY "id" FOR UPDATE`;
+        ORDER BY "id" FOR NO KEY UPDATE`;
     },
 
     async reinforce(scope, runId, change, at) {
