@@ -8,6 +8,7 @@ import { prismaReads, type SqlReads } from "../../sql-reads";
 import { appendHistory, historyOf } from "../memory-history";
 import { collectionChanges, collectionState, newestDurable } from "./memory-collection";
 import { MEMORY_TIMESTAMPS, memoryRecord, packedMemoryRecord, RECORD_COLUMNS } from "./memory-table";
+import { countUse } from "./memory-uses";
 
 /** The organization, environment and (for agent callers) the agent's own plus shared memories. */
 function visibleIn(scope: MemoryScope) {
@@ -80,14 +81,10 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
       return count === 0 ? null : memoryRecord(await db.memory.findUniqueOrThrow({ where: { id } }));
     },
     async recordReinforcement(id, at, addUse) {
-      // Touching the row first takes its lock (the row's on Postgres, the database's on SQLite) and returns the use
-      // times to add to; the use is then one update, one logged change, and the scope's collection row is locked
-      // only from there to the commit.
-      const current = memoryRecord(await db.memory.update({ where: { id }, data: { updatedAt: at } }));
-      const recentUses = addUse(current.recentUses);
-      return memoryRecord(
-        await db.memory.update({ where: { id }, data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: at, recentUses: JSON.stringify(recentUses) } }),
-      );
+      const counted = await countUse(db, { id }, at, addUse);
+      // Memories are never deleted, and the caller found this one.
+      if (!counted) throw new Error(`memory ${id} is gone`);
+      return memoryRecord(counted);
     },
     appendHistory: (entry) => appendHistory(db, entry),
     history: (memoryId) => historyOf(db, memoryId),

@@ -7,9 +7,8 @@ import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
 import { join, sql } from "../../sql";
 import { appendHistory } from "../memory-history";
-import { recentUsesOf } from "../memories/memory-table";
-
-type MemoryRow = Awaited<ReturnType<PrismaTx["memory"]["findUniqueOrThrow"]>>;
+import { type MemoryRow, recentUsesOf } from "../memories/memory-table";
+import { countUse } from "../memories/memory-uses";
 
 const COLUMNS = {
   id: true, agentSlug: true, subject: true, text: true, memoryKind: true, confidence: true, state: true, source: true, eventId: true,
@@ -109,13 +108,8 @@ export function reflectionMemoryRepository(db: PrismaTx, dialect: Dialect): Refl
     },
 
     async reinforce(scope, runId, change, at) {
-      // Touching the row first takes the lock, as a person's reinforce does, so concurrent uses are not lost; the
-      // use is then one update and one logged change.
-      const { count } = await db.memory.updateMany({ where: { id: change.memoryId, ...inScope(scope), state: "durable" }, data: { updatedAt: at } });
-      if (count === 0) return false;
-      const row = await db.memory.findUniqueOrThrow({ where: { id: change.memoryId }, select: { recentUses: true, createdAt: true, lastReinforcedAt: true } });
-      const uses = recordUse(recentUsesOf(row), at);
-      await db.memory.updateMany({ where: { id: change.memoryId }, data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: at, recentUses: JSON.stringify(uses) } });
+      const counted = await countUse(db, { id: change.memoryId, ...inScope(scope), state: "durable" }, at, (uses) => recordUse(uses, at));
+      if (!counted) return false;
       await appendHistory(db, historyOf(scope, runId, change, "durable", "durable", "reinforced", at));
       await recordEvent(db, scope, runId, change, at);
       return true;

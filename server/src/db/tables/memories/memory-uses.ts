@@ -1,0 +1,24 @@
+import type { Prisma } from "../../generated/sqlite/client.ts";
+import type { PrismaTx } from "../../prisma";
+import { type MemoryRow, recentUsesOf } from "./memory-table";
+
+/**
+ * Counts one use of the memory `where` names (a reinforcement), its use times extended by `addUse`, or
+ * returns null when no memory matches. Touching the row first takes its lock (the row's on Postgres, the
+ * database's on SQLite) and returns the use times to add to, so concurrent uses each count and none is lost;
+ * the use is then one update, one logged change, and the scope's collection row is locked only from there
+ * to the commit. A person's reinforcement and reflection's both count a use here.
+ */
+export async function countUse(
+  db: PrismaTx,
+  where: Prisma.MemoryWhereInput & { id: string },
+  at: Date,
+  addUse: (recentUses: readonly Date[]) => Date[],
+): Promise<MemoryRow | null> {
+  const [touched] = await db.memory.updateManyAndReturn({ where, data: { updatedAt: at } });
+  if (!touched) return null;
+  return db.memory.update({
+    where: { id: touched.id },
+    data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: at, recentUses: JSON.stringify(addUse(recentUsesOf(touched))) },
+  });
+}
