@@ -25,11 +25,10 @@ export interface HeldSizes {
 export const HELD_SIZES: HeldSizes = { perScope: 10_000, total: 50_000, changes: 2_048, changedText: 1024 * 1024, termTests: 200_000 };
 
 /**
- * A held memory: its place in time order, its agent, the distinct terms the backend counts, and the candidate
- * retrieval ranks, replaced whenever the log says its ranking columns changed.
+ * A held memory: the distinct terms the backend counts, and the candidate retrieval ranks (which also gives its
+ * place in time order and its agent), replaced whenever the log says its ranking columns changed.
  */
-interface Held extends TimePosition {
-  readonly agentSlug: string | null;
+interface Held {
   readonly terms: readonly string[];
   candidate: SearchCandidate;
   /** Its index in newest-first order, renumbered after changes before it is read. */
@@ -37,9 +36,6 @@ interface Held extends TimePosition {
 }
 
 const heldOf = ({ candidate, terms }: RecentMemory): Held => ({
-  id: candidate.id,
-  createdAt: candidate.createdAt,
-  agentSlug: candidate.agentSlug,
   terms: [...new Set(terms)],
   candidate,
   rank: 0,
@@ -87,7 +83,7 @@ class ScopeTerms {
     private readonly sizes: Pick<HeldSizes, "perScope" | "termTests">,
   ) {
     this.complete = memories.length < sizes.perScope;
-    this.newestFirst = memories.map(heldOf).sort(newestFirst);
+    this.newestFirst = memories.map(heldOf).sort((a, b) => newestFirst(a.candidate, b.candidate));
     for (const held of this.newestFirst) this.add(held);
   }
 
@@ -116,8 +112,8 @@ class ScopeTerms {
     const held = heldOf({ candidate: change.candidate, terms: change.terms });
     const oldest = this.newestFirst.at(-1);
     // Older than the oldest held memory, it lies where the index searches anyway.
-    if (!this.complete && oldest && newestFirst(held, oldest) > 0) return;
-    this.newestFirst.splice(this.position(held), 0, held);
+    if (!this.complete && oldest && newestFirst(held.candidate, oldest.candidate) > 0) return;
+    this.newestFirst.splice(this.position(held.candidate), 0, held);
     this.add(held);
     if (this.newestFirst.length > this.sizes.perScope) {
       this.forget(this.newestFirst.pop()!);
@@ -131,14 +127,14 @@ class ScopeTerms {
     let high = this.newestFirst.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (newestFirst(this.newestFirst[middle]!, memory) < 0) low = middle + 1;
+      if (newestFirst(this.newestFirst[middle]!.candidate, memory) < 0) low = middle + 1;
       else high = middle;
     }
     return low;
   }
 
   private add(held: Held): void {
-    this.byId.set(held.id, held);
+    this.byId.set(held.candidate.id, held);
     for (const term of held.terms) {
       let memories = this.postings.get(term);
       if (!memories) this.postings.set(term, (memories = new Set()));
@@ -148,7 +144,7 @@ class ScopeTerms {
   }
 
   private forget(held: Held): void {
-    this.byId.delete(held.id);
+    this.byId.delete(held.candidate.id);
     for (const term of held.terms) {
       const memories = this.postings.get(term)!;
       memories.delete(held);
@@ -167,7 +163,7 @@ class ScopeTerms {
   /** The lookup's newest matches that `scope` sees among the held memories, within the budget of term tests. */
   newest(scope: MemoryScope, query: CandidateQuery): HeldMatches {
     const groups = (query.match === "any" ? [query.terms] : query.groups).map((group) => group.flatMap((term) => this.postings.get(term) ?? []));
-    const visible = (held: Held) => scope.agentSlug === null || held.agentSlug === scope.agentSlug || held.agentSlug === null;
+    const visible = ({ candidate }: Held) => scope.agentSlug === null || candidate.agentSlug === scope.agentSlug || candidate.agentSlug === null;
     const count = this.newestFirst.length;
     // No held memory holds a term of some group: none matches.
     if (groups.some((group) => group.length === 0)) return { candidates: [], olderThan: this.beyond(count) };
@@ -199,17 +195,17 @@ class ScopeTerms {
    */
   neighbours(anchor: NeighbourAnchor, { ms, perSide }: NeighbourWindow): SearchCandidate[] | null {
     const oldest = this.newestFirst.at(-1);
-    if (!this.complete && (!oldest || newestFirst(anchor, oldest) > 0)) return null;
+    if (!this.complete && (!oldest || newestFirst(anchor, oldest.candidate) > 0)) return null;
     const at = anchor.createdAt.getTime();
     // One written at the anchor's very instant is on neither side.
-    const sameAgent = (held: Held) => held.agentSlug === anchor.agentSlug && held.createdAt.getTime() !== at;
+    const sameAgent = ({ candidate }: Held) => candidate.agentSlug === anchor.agentSlug && candidate.createdAt.getTime() !== at;
     /** Up to `perSide` of the side's memories, nearest first, and whether the held memories ran out before the side did. */
     const side = (from: number, step: 1 | -1, inWindow: (time: number) => boolean) => {
       const found: SearchCandidate[] = [];
       let i = from;
       for (; i >= 0 && i < this.newestFirst.length && found.length < perSide; i += step) {
         const held = this.newestFirst[i]!;
-        if (!inWindow(held.createdAt.getTime())) return { found, ranOut: false };
+        if (!inWindow(held.candidate.createdAt.getTime())) return { found, ranOut: false };
         if (sameAgent(held)) found.push(held.candidate);
       }
       return { found, ranOut: found.length < perSide && i === this.newestFirst.length };
@@ -237,7 +233,7 @@ class ScopeTerms {
   /** Where the index goes on from once the newest `tested` held memories have been: null when nothing is left. */
   private beyond(tested: number): TimePosition | null {
     // Everything newer than the last memory tested has been; the database goes on from there.
-    const last = this.newestFirst[tested - 1];
+    const last = this.newestFirst[tested - 1]?.candidate;
     return (this.complete && tested === this.newestFirst.length) || !last ? null : { createdAt: last.createdAt, id: last.id };
   }
 
