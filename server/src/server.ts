@@ -75,7 +75,7 @@ export async function startBackground(config: ServerConfig, logger: Logger, opti
 }
 
 async function openServices(config: ServerConfig, logger: Logger, options: StartOptions): Promise<Services> {
-  const store = await openStore(config.database);
+  const store = await openStore(config.database, { onCheckpointError: (err) => logger.warn({ err }, "background checkpoint failed") });
   const application = config.application ?? defaultApplicationConfig;
   return createServices(store, {
     sessions: application.sessions,

@@ -5,6 +5,7 @@ import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
 import { connectPrisma, postgresPool, type PrismaTx } from "./prisma";
 import { postgresReads, type SqlReads, sqliteReads } from "./sql-reads";
+import { BACKSTOP_CHECKPOINT_PAGES, checkpointInBackground } from "./sqlite-checkpoints";
 import { openSqliteConnection } from "./sqlite-connection";
 import { writeBatchOver } from "./batch-writes";
 import { type Dialect, dialectFor } from "./dialect";
@@ -69,8 +70,16 @@ function guarded(repositories: Repositories, retry: <T>(attempt: () => Promise<T
   return Object.fromEntries(Object.entries(repositories).map(([name, repository]) => [name, guard(repository)])) as unknown as Repositories;
 }
 
+export interface StoreOptions {
+  /**
+   * Given, a SQLite store checkpoints its write-ahead log from a thread of its own (a long-running server's
+   * choice) and reports a failed checkpoint here; without it SQLite checkpoints in the committing call.
+   */
+  onCheckpointError?: (error: Error) => void;
+}
+
 /** Brings the schema up to date, then opens the store the domain works through. */
-export async function openStore(config: DatabaseConfig): Promise<Store> {
+export async function openStore(config: DatabaseConfig, { onCheckpointError }: StoreOptions = {}): Promise<Store> {
   await migrate(config);
   // SQLite statements do not wait for another process's lock themselves (that wait would stop the event
   // loop): every call runs again, asynchronously, while the database is busy, for up to the busy timeout.
@@ -85,6 +94,11 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
   const sqlite = config.provider === "sqlite" ? openSqliteConnection(config.file) : null;
   const reads = pool ? postgresReads(pool) : sqliteReads(sqlite!);
   const runAtomically = pool ? postgresTransaction(pool) : sqliteTransaction(sqlite!);
+  const checkpoints = config.provider === "sqlite" && onCheckpointError ? checkpointInBackground(config.file, onCheckpointError) : null;
+  if (checkpoints) {
+    sqlite!.db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    await prisma.$executeRawUnsafe(`PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+  }
   return {
     provider: config.provider,
     ...guarded(repositoriesOver(prisma, dialect, reads), retry),
@@ -98,6 +112,7 @@ export async function openStore(config: DatabaseConfig): Promise<Store> {
       });
     },
     async close() {
+      await checkpoints?.stop();
       sqlite?.close();
       await prisma.$disconnect();
     },
