@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -63,6 +64,21 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
     expect(await eventually(() => errors.length > 0)).toBe(true);
     expect(errors[0]!.message).toMatch(/unable to open/);
     await checkpoints.stop();
+  });
+
+  it("keep a process whose last work is closing its store alive until their thread has stopped", () => {
+    const files = ["first.db", "second.db", "third.db"].map((name) => join(temporaryDirectory(), name));
+    const store = new URL("../src/db/store.ts", import.meta.url).pathname;
+    // Whether the process would end before the thread is a race: one process closes three stores, one after another.
+    const script = `
+      const { openStore } = await import(${JSON.stringify(store)});
+      for (const file of ${JSON.stringify(files)}) {
+        const store = await openStore({ provider: "sqlite", file }, { onCheckpointError: () => {} });
+        await store.close();
+      }
+      console.log("closed");`;
+    const child = spawnSync(process.execPath, ["--conditions=source", "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+    expect({ status: child.status, out: child.stdout.trim() }).toEqual({ status: 0, out: "closed" });
   });
 
   describe("a store", () => {

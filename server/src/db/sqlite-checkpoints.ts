@@ -69,6 +69,8 @@ export function checkpointInBackground(file: string, onError: (error: Error) => 
   worker.on("error", (error) => onError(error instanceof Error ? error : new Error(`background checkpoint failed: ${JSON.stringify(error)}`)));
   return {
     async stop() {
+      // Held by its exit from here: a process with nothing else to do would otherwise end before the thread does.
+      worker.ref();
       worker.postMessage("stop");
       await exited;
     },
