@@ -5,7 +5,7 @@ import { createApp } from "./app";
 import { continueUnlessOversized } from "./http/body";
 import { answerClientError } from "./http/client-errors";
 import type { ServerConfig } from "./config";
-import { openStore } from "./db/store";
+import { openStore, type StoreOptions } from "./db/store";
 import { systemClock } from "./domain/kernel/clock";
 import type { Peers } from "./domain/kernel/peers";
 import { rateLimitPolicy } from "./domain/rate-limits/policy";
@@ -33,7 +33,7 @@ const EMBEDDING_SWEEP_MS = 60 * 1000;
 
 /** One process that does everything: serves HTTP and runs the background work. */
 export async function startServer(config: ServerConfig, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
-  const services = await openServices(config, logger, options);
+  const services = await openServices(config, logger, options, "thread");
   const background = runBackground(services, config, logger, options);
   const http = await serveHttp(services, config, logger, options);
   return {
@@ -49,7 +49,8 @@ export async function startServer(config: ServerConfig, logger: Logger, options:
 
 /** A worker of `engram serve --workers N`: serves HTTP; the primary process runs the background work. */
 export async function startHttpWorker(config: ServerConfig, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
-  const services = await openServices(config, logger, options);
+  // The primary's store copies the log for every worker.
+  const services = await openServices(config, logger, options, "peer");
   const http = await serveHttp(services, config, logger, options);
   return {
     url: http.url,
@@ -63,7 +64,7 @@ export async function startHttpWorker(config: ServerConfig, logger: Logger, opti
 
 /** The primary process of `engram serve --workers N`: migrations, sweeps and reflection scheduling, no HTTP. */
 export async function startBackground(config: ServerConfig, logger: Logger, options: StartOptions = {}): Promise<Omit<RunningServer, "url">> {
-  const services = await openServices(config, logger, options);
+  const services = await openServices(config, logger, options, "thread");
   const background = runBackground(services, config, logger, options);
   return {
     services,
@@ -74,8 +75,8 @@ export async function startBackground(config: ServerConfig, logger: Logger, opti
   };
 }
 
-async function openServices(config: ServerConfig, logger: Logger, options: StartOptions): Promise<Services> {
-  const store = await openStore(config.database, { onCheckpointError: (err) => logger.warn({ err }, "background checkpoint failed") });
+async function openServices(config: ServerConfig, logger: Logger, options: StartOptions, checkpoints: StoreOptions["checkpoints"]): Promise<Services> {
+  const store = await openStore(config.database, { checkpoints, onCheckpointError: (err) => logger.warn({ err }, "checkpoint failed") });
   const application = config.application ?? defaultApplicationConfig;
   return createServices(store, {
     sessions: application.sessions,

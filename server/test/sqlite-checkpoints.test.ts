@@ -4,34 +4,44 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { databaseUnderTest, freshDatabase, temporaryDirectory } from "@engram/test-support";
-import { CHECKPOINT_EVERY_MS, checkpointInBackground } from "../src/db/sqlite-checkpoints";
-import { openStore } from "../src/db/store";
+import { CHECKPOINT_EVERY_MS, type CheckpointEvents, checkpointInBackground } from "../src/db/sqlite-checkpoints";
+import { openStore, type StoreOptions } from "../src/db/store";
 import type { Store } from "../src/domain/store";
 
 /**
- * A long-running server's SQLite store copies its write-ahead log into the database from a thread of its own,
- * so no commit waits for a checkpoint on the event loop. The database file only grows when a checkpoint copies
- * pages into it: that is what these tests watch.
+ * A server's SQLite store copies its write-ahead log into the database from a thread of its own, so no commit
+ * waits for a checkpoint on the event loop. The database file only grows when a checkpoint copies pages into
+ * it, and the log file only stays short when the log starts over: that is what these tests watch.
  */
-const sizeOf = (file: string) => statSync(file).size;
+const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `done` holds, for up to five seconds (fifty checkpoint ticks). */
 async function eventually(done: () => boolean): Promise<boolean> {
   for (const started = Date.now(); Date.now() - started < 5_000; ) {
     if (done()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await pause(10);
   }
   return done();
 }
 
-/** A database in WAL mode whose own connection never checkpoints, holding `rows` rows of 2 kB in its log. */
+/** A database in WAL mode whose own connection never checkpoints; each write is one transaction of rows (of 2 kB). */
 function writerWithoutCheckpoints(file: string) {
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("wal_autocheckpoint = 0");
   db.exec("CREATE TABLE notes (body TEXT NOT NULL)");
   const insert = db.prepare("INSERT INTO notes (body) VALUES (?)");
-  return { db, write: (rows: number) => db.transaction(() => Array.from({ length: rows }, (_, i) => insert.run(`${i}`.padEnd(2_000, "x"))))() };
+  const write = (rows: number, bytes = 2_000) => db.transaction(() => Array.from({ length: rows }, (_, i) => insert.run(`${i}`.padEnd(bytes, "x"))))();
+  return { db, write };
+}
+
+/** Events that are only collected. */
+function collected() {
+  const errors: Error[] = [];
+  let ended = 0;
+  const events: CheckpointEvents = { onError: (error) => errors.push(error), onEnded: () => ended++ };
+  return { events, errors, ended: () => ended };
 }
 
 describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", () => {
@@ -46,23 +56,41 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
     cleanups.push(() => writer.db.close());
     writer.write(200);
     const before = sizeOf(file);
-    const errors: Error[] = [];
-    const checkpoints = checkpointInBackground(file, (error) => errors.push(error));
+    const seen = collected();
+    const checkpoints = checkpointInBackground(file, seen.events);
 
     expect(await eventually(() => sizeOf(file) > before + 200 * 2_000)).toBe(true);
     await checkpoints.stop();
     const stopped = sizeOf(file);
     writer.write(200);
-    await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_EVERY_MS * 5));
+    await pause(CHECKPOINT_EVERY_MS * 5);
     expect(sizeOf(file)).toBe(stopped);
-    expect(errors).toEqual([]);
+    expect({ errors: seen.errors, ended: seen.ended() }).toEqual({ errors: [], ended: 0 });
   });
 
-  it("report a thread that cannot open the database, and stop at once", async () => {
-    const errors: Error[] = [];
-    const checkpoints = checkpointInBackground(join(temporaryDirectory(), "missing.db"), (error) => errors.push(error));
-    expect(await eventually(() => errors.length > 0)).toBe(true);
-    expect(errors[0]!.message).toMatch(/unable to open/);
+  it("start the log over under a steady stream of commits, which never leaves it wholly copied", async () => {
+    const file = join(temporaryDirectory(), "steady.db");
+    const writer = writerWithoutCheckpoints(file);
+    cleanups.push(() => writer.db.close());
+    const checkpoints = checkpointInBackground(file, collected().events);
+    cleanups.push(() => checkpoints.stop());
+    // Commits of one small row, back to back for a second and a half (fifteen ticks), a page of the log each.
+    let commits = 0;
+    for (const started = Date.now(); Date.now() - started < 1_500; commits++) {
+      writer.write(1, 100);
+      if (commits % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Copied but never started over, the log would hold a page for every commit; started over, it holds what
+    // a tick's commits add to its 1,000 pages.
+    expect(commits).toBeGreaterThan(5_000);
+    expect(sizeOf(`${file}-wal`)).toBeLessThan((commits * 4_096) / 3);
+  });
+
+  it("report a thread that cannot open the database once, and that it ended, and stop at once", async () => {
+    const seen = collected();
+    const checkpoints = checkpointInBackground(join(temporaryDirectory(), "missing.db"), seen.events);
+    expect(await eventually(() => seen.ended() > 0)).toBe(true);
+    expect(seen.errors.map((error) => error.message)).toEqual([expect.stringMatching(/unable to open/)]);
     await checkpoints.stop();
   });
 
@@ -73,11 +101,11 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
     const script = `
       const { openStore } = await import(${JSON.stringify(store)});
       for (const file of ${JSON.stringify(files)}) {
-        const store = await openStore({ provider: "sqlite", file }, { onCheckpointError: () => {} });
+        const store = await openStore({ provider: "sqlite", file }, { checkpoints: "thread" });
         await store.close();
       }
       console.log("closed");`;
-    const child = spawnSync(process.execPath, ["--conditions=source", "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+    const child = spawnSync(process.execPath, ["--conditions=source", "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 25_000 });
     expect({ status: child.status, out: child.stdout.trim() }).toEqual({ status: 0, out: "closed" });
   });
 
@@ -85,37 +113,48 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
     const scope = { orgId: "org_checkpoints", environment: "production" as const, route: "memory.encode" };
     const now = new Date("2026-11-27T12:00:00.000Z");
     const expires = new Date("2026-11-28T12:00:00.000Z");
-    /** A hundred and fifty commits of a few pages each: fewer than SQLite's own checkpoint waits for. */
-    const commitPages = async (store: Store) => {
-      for (let i = 0; i < 150; i++) {
+    /** `count` commits of a few pages each (150 of them write about 900). */
+    const commit = async (store: Store, count: number) => {
+      for (let i = 0; i < count; i++) {
         const claim = { scope: { ...scope, key: `key-${i}` }, response: { requestHash: `hash-${i}`, status: 201, body: { text: "y".repeat(3_000) } } };
         await store.writeAtomically((batch) => batch.claimKeys([claim], now, expires));
       }
     };
-    const opened = async (options: Parameters<typeof openStore>[1]) => {
+    const opened = async (checkpoints: StoreOptions["checkpoints"], errors: Error[] = []) => {
       const database = await freshDatabase();
-      const store = await openStore(database, options);
+      const store = await openStore(database, { checkpoints, onCheckpointError: (error) => errors.push(error) });
       cleanups.push(() => store.close());
-      return { store, file: (database as { file: string }).file };
+      const file = (database as { file: string }).file;
+      return { store, file, size: sizeOf(file) };
     };
 
-    it("opened for a server checkpoints from its thread; one opened without leaves the log to its commits", async () => {
+    it("with a thread of its own has its log copied by it; one left to SQLite copies nothing under its threshold", async () => {
       const errors: Error[] = [];
-      const background = await opened({ onCheckpointError: (error) => errors.push(error) });
-      const inline = await opened({});
-      const sizes = { background: sizeOf(background.file), inline: sizeOf(inline.file) };
-      await commitPages(background.store);
-      await commitPages(inline.store);
+      const thread = await opened("thread", errors);
+      const inline = await opened("inline");
+      await commit(thread.store, 80);
+      await commit(inline.store, 80);
 
-      expect(await eventually(() => sizeOf(background.file) > sizes.background + 150 * 3_000)).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_EVERY_MS * 5));
-      expect(sizeOf(inline.file)).toBe(sizes.inline);
+      expect(await eventually(() => sizeOf(thread.file) > thread.size + 80 * 3_000)).toBe(true);
+      await pause(CHECKPOINT_EVERY_MS * 5);
+      expect(sizeOf(inline.file)).toBe(inline.size);
       expect(errors).toEqual([]);
     });
 
+    it("whose log another process's thread copies does not copy it in its commits past SQLite's threshold", async () => {
+      const peer = await opened("peer");
+      const inline = await opened("inline");
+      await commit(peer.store, 300);
+      await commit(inline.store, 300);
+
+      expect(sizeOf(inline.file)).toBeGreaterThan(inline.size);
+      await pause(CHECKPOINT_EVERY_MS * 5);
+      expect(sizeOf(peer.file)).toBe(peer.size);
+    });
+
     it("closes its thread's connection with its own, so the last close removes the log", async () => {
-      const { store, file } = await opened({ onCheckpointError: () => {} });
-      await commitPages(store);
+      const { store, file } = await opened("thread");
+      await commit(store, 80);
       await store.close();
       expect(existsSync(`${file}-wal`)).toBe(false);
     });

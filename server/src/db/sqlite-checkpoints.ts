@@ -1,28 +1,45 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
+/** SQLite's own threshold: a commit that takes the log past this many pages copies it into the database. */
+export const INLINE_CHECKPOINT_PAGES = 1_000;
+
 /**
- * How many pages the write-ahead log may hold before a commit of the store's own connections copies them into
- * the database (SQLite's automatic checkpoint, 1,000 pages by default). With checkpoints in the background the
- * log never gets near it; it bounds the log should the checkpointing thread stop.
+ * The threshold of connections whose log a thread copies: never reached while the thread runs (it restarts
+ * the log past INLINE_CHECKPOINT_PAGES), it bounds the log should the thread not keep up.
  */
 export const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
 /** How often the thread copies what the log holds into the database. */
 export const CHECKPOINT_EVERY_MS = 100;
 
+/** How long the thread waits for the writer and readers to start the log over; past it, it tries at its next tick. */
+const RESTART_WAIT_MS = 50;
+
+/** How long a store's close waits for a checkpoint in progress (a stalled disk) before ending the thread. */
+const STOP_WAIT_MS = 5_000;
+
 /**
- * The thread's body: plain CommonJS, so it runs alike from source, under the tests and from the bundle. A
- * passive checkpoint never waits for a lock and copies only what no reader still needs; one that fails is
- * reported (as text: the driver's errors do not cross threads) and tried again at the next tick.
+ * The thread's body: plain CommonJS, so it runs alike from source, under the tests and from the bundle. Each
+ * tick a passive checkpoint copies what no reader still needs without waiting for any lock. Under a steady
+ * write load commits keep landing while it copies, so the log is never wholly copied and would not start over:
+ * past INLINE_CHECKPOINT_PAGES a restart checkpoint copies the rest, holding writers back for that moment (the
+ * store runs a write that met it again), so the next commit starts the log from its beginning. A failure is
+ * reported once (as text: the driver's errors do not cross threads) until a different one, and tried again
+ * at the next tick.
  */
 const CHECKPOINTER = `
 const { parentPort, workerData } = require("node:worker_threads");
-const report = (error) => parentPort.postMessage(String((error && error.message) || error));
+let reported = null;
+const report = (error) => {
+  const message = String((error && error.message) || error);
+  if (message !== reported) parentPort.postMessage(message);
+  reported = message;
+};
 function open() {
   try {
     const Database = require(workerData.driver);
-    const db = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
+    const db = new Database(workerData.file, { fileMustExist: true, timeout: workerData.restartWaitMs });
     db.pragma("synchronous = NORMAL");
     return db;
   } catch (error) {
@@ -36,7 +53,9 @@ if (db === null) {
 } else {
   const timer = setInterval(() => {
     try {
-      db.pragma("wal_checkpoint(PASSIVE)");
+      const [{ log }] = db.pragma("wal_checkpoint(PASSIVE)");
+      if (log >= workerData.restartPages) db.pragma("wal_checkpoint(RESTART)");
+      reported = null;
     } catch (error) {
       report(error);
     }
@@ -49,30 +68,47 @@ if (db === null) {
 }
 `;
 
+export interface CheckpointEvents {
+  /** A checkpoint failed (reported once until a different failure). */
+  onError(error: Error): void;
+  /** The thread ended without being stopped (it could not open the database): its log is no longer copied. */
+  onEnded(): void;
+}
+
 export interface BackgroundCheckpoints {
-  /** Stops the thread once its checkpoint in progress, if any, is done. */
+  /** Stops the thread once its checkpoint in progress, if any, is done (or has taken STOP_WAIT_MS). */
   stop(): Promise<void>;
 }
 
 /**
  * Checkpoints the database's write-ahead log from a thread of its own. Left to SQLite, the commit that fills
- * the log copies it into the database and waits for the disk on the event loop (docs/performance.md, item 27);
- * the store's connections then only checkpoint past BACKSTOP_CHECKPOINT_PAGES.
+ * the log copies it into the database and waits for the disk on the event loop (docs/performance.md, item 27).
  */
-export function checkpointInBackground(file: string, onError: (error: Error) => void): BackgroundCheckpoints {
+export function checkpointInBackground(file: string, events: CheckpointEvents): BackgroundCheckpoints {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { file, driver, everyMs: CHECKPOINT_EVERY_MS } });
+  const worker = new Worker(CHECKPOINTER, {
+    eval: true,
+    workerData: { file, driver, everyMs: CHECKPOINT_EVERY_MS, restartPages: INLINE_CHECKPOINT_PAGES, restartWaitMs: RESTART_WAIT_MS },
+  });
   // The store's close stops it; until then it must not keep the process alive by itself.
   worker.unref();
-  const exited = new Promise((resolve) => worker.once("exit", resolve));
-  worker.on("message", (message: string) => onError(new Error(`background checkpoint failed: ${message}`)));
-  worker.on("error", (error) => onError(error instanceof Error ? error : new Error(`background checkpoint failed: ${JSON.stringify(error)}`)));
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    worker.once("exit", () => {
+      if (!stopping) events.onEnded();
+      resolve();
+    }),
+  );
+  worker.on("message", (message: string) => events.onError(new Error(`background checkpoint failed: ${message}`)));
+  worker.on("error", (error) => events.onError(error instanceof Error ? error : new Error(`background checkpoint failed: ${JSON.stringify(error)}`)));
   return {
     async stop() {
+      stopping = true;
       // Held by its exit from here: a process with nothing else to do would otherwise end before the thread does.
       worker.ref();
       worker.postMessage("stop");
-      await exited;
+      const timeout = new Promise<"late">((resolve) => setTimeout(resolve, STOP_WAIT_MS, "late").unref());
+      if ((await Promise.race([exited, timeout])) === "late") await worker.terminate();
     },
   };
 }

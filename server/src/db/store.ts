@@ -5,7 +5,7 @@ import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
 import { connectPrisma, postgresPool, type PrismaTx } from "./prisma";
 import { postgresReads, type SqlReads, sqliteReads } from "./sql-reads";
-import { BACKSTOP_CHECKPOINT_PAGES, checkpointInBackground } from "./sqlite-checkpoints";
+import { BACKSTOP_CHECKPOINT_PAGES, checkpointInBackground, INLINE_CHECKPOINT_PAGES } from "./sqlite-checkpoints";
 import { openSqliteConnection } from "./sqlite-connection";
 import { writeBatchOver } from "./batch-writes";
 import { type Dialect, dialectFor } from "./dialect";
@@ -72,14 +72,18 @@ function guarded(repositories: Repositories, retry: <T>(attempt: () => Promise<T
 
 export interface StoreOptions {
   /**
-   * Given, a SQLite store checkpoints its write-ahead log from a thread of its own (a long-running server's
-   * choice) and reports a failed checkpoint here; without it SQLite checkpoints in the committing call.
+   * Who copies a SQLite store's write-ahead log into the database: SQLite, in the commit that fills it
+   * ("inline", the CLI's short-lived stores); a thread of the store's own ("thread", the server process that runs
+   * the background work); or another process's thread ("peer", the HTTP workers of `engram serve`). Past
+   * BACKSTOP_CHECKPOINT_PAGES a commit copies it in the last two cases too.
    */
+  checkpoints?: "inline" | "thread" | "peer";
+  /** Where a failed background checkpoint is reported. */
   onCheckpointError?: (error: Error) => void;
 }
 
 /** Brings the schema up to date, then opens the store the domain works through. */
-export async function openStore(config: DatabaseConfig, { onCheckpointError }: StoreOptions = {}): Promise<Store> {
+export async function openStore(config: DatabaseConfig, { checkpoints = "inline", onCheckpointError = () => {} }: StoreOptions = {}): Promise<Store> {
   await migrate(config);
   // SQLite statements do not wait for another process's lock themselves (that wait would stop the event
   // loop): every call runs again, asynchronously, while the database is busy, for up to the busy timeout.
@@ -94,11 +98,19 @@ export async function openStore(config: DatabaseConfig, { onCheckpointError }: S
   const sqlite = config.provider === "sqlite" ? openSqliteConnection(config.file) : null;
   const reads = pool ? postgresReads(pool) : sqliteReads(sqlite!);
   const runAtomically = pool ? postgresTransaction(pool) : sqliteTransaction(sqlite!);
-  const checkpoints = config.provider === "sqlite" && onCheckpointError ? checkpointInBackground(config.file, onCheckpointError) : null;
-  if (checkpoints) {
-    sqlite!.db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-    await prisma.$executeRawUnsafe(`PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-  }
+  const checkpointPast = async (pages: number) => {
+    sqlite!.db.pragma(`wal_autocheckpoint = ${pages}`);
+    await prisma.$executeRawUnsafe(`PRAGMA wal_autocheckpoint = ${pages}`);
+  };
+  if (sqlite && checkpoints !== "inline") await checkpointPast(BACKSTOP_CHECKPOINT_PAGES);
+  const background =
+    config.provider === "sqlite" && checkpoints === "thread"
+      ? checkpointInBackground(config.file, {
+          onError: onCheckpointError,
+          // SQLite's own checkpoints again: nothing else copies this process's log.
+          onEnded: () => void checkpointPast(INLINE_CHECKPOINT_PAGES).catch(onCheckpointError),
+        })
+      : null;
   return {
     provider: config.provider,
     ...guarded(repositoriesOver(prisma, dialect, reads), retry),
@@ -112,7 +124,7 @@ export async function openStore(config: DatabaseConfig, { onCheckpointError }: S
       });
     },
     async close() {
-      await checkpoints?.stop();
+      await background?.stop();
       sqlite?.close();
       await prisma.$disconnect();
     },

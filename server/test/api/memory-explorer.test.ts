@@ -278,6 +278,21 @@ describe("a memory and its provenance", () => {
 });
 
 describe("changing a memory's state", () => {
+  it("dates a reinforcement's change by the server's clock, as the use it records", async () => {
+    const org = await newOrg();
+    const id = await encode(org.token, `Clocked ${word()}.`);
+    const admin = await server.signedIn(org.orgId, "admin");
+    let memory: { lastReinforcedAt: string; updatedAt: string };
+    try {
+      clockOffset = -2 * DAY;
+      memory = expectOk(await admin.post(`/api/memory/${id}/reinforce`, { reason: "Used it" })).memory;
+    } finally {
+      clockOffset = 0;
+    }
+    expect(Date.now() - Date.parse(memory.lastReinforcedAt)).toBeGreaterThan(DAY);
+    expect(memory.updatedAt).toBe(memory.lastReinforcedAt);
+  });
+
   it("records each change with the person and the reason, seen through /v1 provenance", async () => {
     const org = await newOrg();
     const topic = word();

@@ -19,6 +19,6 @@ export async function countUse(
   if (!touched) return null;
   return db.memory.update({
     where: { id: touched.id },
-    data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: at, recentUses: JSON.stringify(addUse(recentUsesOf(touched))) },
+    data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: at, recentUses: JSON.stringify(addUse(recentUsesOf(touched))), updatedAt: at },
   });
 }
