@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { databaseUnderTest, freshDatabase, temporaryDirectory } from "@engram/test-support";
-import { CHECKPOINT_EVERY_MS, type CheckpointEvents, checkpointInBackground } from "../src/db/sqlite-checkpoints";
+import { arrangeCheckpoints, BACKSTOP_CHECKPOINT_PAGES, CHECKPOINT_EVERY_MS, type CheckpointEvents, checkpointInBackground, INLINE_CHECKPOINT_PAGES } from "../src/db/sqlite-checkpoints";
 import { openStore, type StoreOptions } from "../src/db/store";
 import type { Store } from "../src/domain/store";
 
@@ -27,7 +27,8 @@ async function eventually(done: () => boolean): Promise<boolean> {
 
 /** A database in WAL mode whose own connection never checkpoints; each write is one transaction of rows (of 2 kB). */
 function writerWithoutCheckpoints(file: string) {
-  const db = new Database(file);
+  // As the store's connections: a busy database fails at once, and the write is run again.
+  const db = new Database(file, { timeout: 0 });
   db.pragma("journal_mode = WAL");
   db.pragma("wal_autocheckpoint = 0");
   db.exec("CREATE TABLE notes (body TEXT NOT NULL)");
@@ -72,18 +73,27 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
     const file = join(temporaryDirectory(), "steady.db");
     const writer = writerWithoutCheckpoints(file);
     cleanups.push(() => writer.db.close());
-    const checkpoints = checkpointInBackground(file, collected().events);
+    const seen = collected();
+    const checkpoints = checkpointInBackground(file, seen.events);
     cleanups.push(() => checkpoints.stop());
-    // Commits of one small row, back to back for a second and a half (fifteen ticks), a page of the log each.
-    let commits = 0;
-    for (const started = Date.now(); Date.now() - started < 1_500; commits++) {
-      writer.write(1, 100);
+    await pause(CHECKPOINT_EVERY_MS * 3);
+    // 20,000 commits of one small row back to back, a page of the log each; one that meets a restart runs again.
+    for (let commits = 0; commits < 20_000; commits++) {
+      for (;;) {
+        try {
+          writer.write(1, 100);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
       if (commits % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    // Copied but never started over, the log would hold a page for every commit; started over, it holds what
-    // a tick's commits add to its 1,000 pages.
-    expect(commits).toBeGreaterThan(5_000);
-    expect(sizeOf(`${file}-wal`)).toBeLessThan((commits * 4_096) / 3);
+    // Copied but never started over, the log would hold a page for every commit (80 MB); started over, it holds
+    // its 1,000 pages and what commits add while a restart comes round.
+    expect(sizeOf(`${file}-wal`)).toBeLessThan(10_000 * 4_096);
+    expect(seen.errors).toEqual([]);
   });
 
   it("report a thread that cannot open the database once, and that it ended, and stop at once", async () => {
@@ -91,6 +101,23 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
     const checkpoints = checkpointInBackground(join(temporaryDirectory(), "missing.db"), seen.events);
     expect(await eventually(() => seen.ended() > 0)).toBe(true);
     expect(seen.errors.map((error) => error.message)).toEqual([expect.stringMatching(/unable to open/)]);
+    await checkpoints.stop();
+  });
+
+  it("set the connections' own threshold for each mode, and SQLite's again should the thread end", async () => {
+    const thresholds = (mode: "inline" | "peer" | "thread", file: string) => {
+      const set: number[] = [];
+      return { set, arranged: arrangeCheckpoints(mode, file, async (pages) => void set.push(pages), () => {}) };
+    };
+    const missing = join(temporaryDirectory(), "missing.db");
+    const inline = thresholds("inline", missing);
+    const peer = thresholds("peer", missing);
+    expect([await inline.arranged, inline.set, await peer.arranged, peer.set]).toEqual([null, [], null, [BACKSTOP_CHECKPOINT_PAGES]]);
+
+    const thread = thresholds("thread", missing);
+    const checkpoints = (await thread.arranged)!;
+    expect(await eventually(() => thread.set.length === 2)).toBe(true);
+    expect(thread.set).toEqual([BACKSTOP_CHECKPOINT_PAGES, INLINE_CHECKPOINT_PAGES]);
     await checkpoints.stop();
   });
 

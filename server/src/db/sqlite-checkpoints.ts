@@ -5,8 +5,8 @@ import { Worker } from "node:worker_threads";
 export const INLINE_CHECKPOINT_PAGES = 1_000;
 
 /**
- * The threshold of connections whose log a thread copies: never reached while the thread runs (it restarts
- * the log past INLINE_CHECKPOINT_PAGES), it bounds the log should the thread not keep up.
+ * The threshold of connections whose log a thread copies (the thread starts the log over past
+ * INLINE_CHECKPOINT_PAGES): it bounds the log should the thread not keep up, or a reader hold it back.
  */
 export const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
@@ -16,7 +16,7 @@ export const CHECKPOINT_EVERY_MS = 100;
 /** How long the thread waits for the writer and readers to start the log over; past it, it tries at its next tick. */
 const RESTART_WAIT_MS = 50;
 
-/** How long a store's close waits for a checkpoint in progress (a stalled disk) before ending the thread. */
+/** How long a store's close waits for a checkpoint in progress (a stalled disk) before leaving the thread to end by itself. */
 const STOP_WAIT_MS = 5_000;
 
 /**
@@ -24,7 +24,8 @@ const STOP_WAIT_MS = 5_000;
  * tick a passive checkpoint copies what no reader still needs without waiting for any lock. Under a steady
  * write load commits keep landing while it copies, so the log is never wholly copied and would not start over:
  * past INLINE_CHECKPOINT_PAGES a restart checkpoint copies the rest, holding writers back for that moment (the
- * store runs a write that met it again), so the next commit starts the log from its beginning. A failure is
+ * store runs a write that met it again), so the next commit starts the log from its beginning. It runs only when
+ * the passive one copied all it found: had a reader held that back, the restart would wait on it too. A failure is
  * reported once (as text: the driver's errors do not cross threads) until a different one, and tried again
  * at the next tick.
  */
@@ -53,8 +54,8 @@ if (db === null) {
 } else {
   const timer = setInterval(() => {
     try {
-      const [{ log }] = db.pragma("wal_checkpoint(PASSIVE)");
-      if (log >= workerData.restartPages) db.pragma("wal_checkpoint(RESTART)");
+      const [{ log, checkpointed }] = db.pragma("wal_checkpoint(PASSIVE)");
+      if (log >= workerData.restartPages && checkpointed === log) db.pragma("wal_checkpoint(RESTART)");
       reported = null;
     } catch (error) {
       report(error);
@@ -76,7 +77,7 @@ export interface CheckpointEvents {
 }
 
 export interface BackgroundCheckpoints {
-  /** Stops the thread once its checkpoint in progress, if any, is done (or has taken STOP_WAIT_MS). */
+  /** Stops the thread once its checkpoint in progress, if any, is done, waiting at most STOP_WAIT_MS. */
   stop(): Promise<void>;
 }
 
@@ -107,8 +108,40 @@ export function checkpointInBackground(file: string, events: CheckpointEvents): 
       // Held by its exit from here: a process with nothing else to do would otherwise end before the thread does.
       worker.ref();
       worker.postMessage("stop");
-      const timeout = new Promise<"late">((resolve) => setTimeout(resolve, STOP_WAIT_MS, "late").unref());
-      if ((await Promise.race([exited, timeout])) === "late") await worker.terminate();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<"late">((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS, "late")));
+      const outcome = await Promise.race([exited, late]);
+      clearTimeout(timer);
+      // Stuck in the driver (a stalled disk), the thread cannot be ended before its call returns: it is let go, and
+      // ends then.
+      if (outcome === "late") {
+        worker.unref();
+        void worker.terminate();
+      }
     },
   };
+}
+
+/**
+ * Who copies a SQLite store's write-ahead log into the database: SQLite, in the commit that fills it ("inline",
+ * the CLI's short-lived stores); a thread of the store's own ("thread", the server process that runs the
+ * background work); or another process's thread ("peer", the HTTP workers of `engram serve`). Past
+ * BACKSTOP_CHECKPOINT_PAGES a commit copies it in the last two cases too.
+ */
+export type CheckpointMode = "inline" | "thread" | "peer";
+
+/**
+ * Sets the store's connections' own threshold (through `checkpointPast`) for `mode`, and starts the thread
+ * when it is the store's. Should the thread end, the connections go back to SQLite's own threshold.
+ */
+export async function arrangeCheckpoints(
+  mode: CheckpointMode,
+  file: string,
+  checkpointPast: (pages: number) => Promise<void>,
+  onError: (error: Error) => void,
+): Promise<BackgroundCheckpoints | null> {
+  if (mode === "inline") return null;
+  await checkpointPast(BACKSTOP_CHECKPOINT_PAGES);
+  if (mode === "peer") return null;
+  return checkpointInBackground(file, { onError, onEnded: () => void checkpointPast(INLINE_CHECKPOINT_PAGES).catch(onError) });
 }

@@ -5,7 +5,7 @@ import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
 import { connectPrisma, postgresPool, type PrismaTx } from "./prisma";
 import { postgresReads, type SqlReads, sqliteReads } from "./sql-reads";
-import { BACKSTOP_CHECKPOINT_PAGES, checkpointInBackground, INLINE_CHECKPOINT_PAGES } from "./sqlite-checkpoints";
+import { arrangeCheckpoints, type CheckpointMode } from "./sqlite-checkpoints";
 import { openSqliteConnection } from "./sqlite-connection";
 import { writeBatchOver } from "./batch-writes";
 import { type Dialect, dialectFor } from "./dialect";
@@ -71,13 +71,8 @@ function guarded(repositories: Repositories, retry: <T>(attempt: () => Promise<T
 }
 
 export interface StoreOptions {
-  /**
-   * Who copies a SQLite store's write-ahead log into the database: SQLite, in the commit that fills it
-   * ("inline", the CLI's short-lived stores); a thread of the store's own ("thread", the server process that runs
-   * the background work); or another process's thread ("peer", the HTTP workers of `engram serve`). Past
-   * BACKSTOP_CHECKPOINT_PAGES a commit copies it in the last two cases too.
-   */
-  checkpoints?: "inline" | "thread" | "peer";
+  /** Who copies a SQLite store's write-ahead log into the database (see CheckpointMode); SQLite by default. */
+  checkpoints?: CheckpointMode;
   /** Where a failed background checkpoint is reported. */
   onCheckpointError?: (error: Error) => void;
 }
@@ -102,15 +97,7 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
     sqlite!.db.pragma(`wal_autocheckpoint = ${pages}`);
     await prisma.$executeRawUnsafe(`PRAGMA wal_autocheckpoint = ${pages}`);
   };
-  if (sqlite && checkpoints !== "inline") await checkpointPast(BACKSTOP_CHECKPOINT_PAGES);
-  const background =
-    config.provider === "sqlite" && checkpoints === "thread"
-      ? checkpointInBackground(config.file, {
-          onError: onCheckpointError,
-          // SQLite's own checkpoints again: nothing else copies this process's log.
-          onEnded: () => void checkpointPast(INLINE_CHECKPOINT_PAGES).catch(onCheckpointError),
-        })
-      : null;
+  const background = config.provider === "sqlite" ? await arrangeCheckpoints(checkpoints, config.file, checkpointPast, onCheckpointError) : null;
   return {
     provider: config.provider,
     ...guarded(repositoriesOver(prisma, dialect, reads), retry),
