@@ -69,16 +69,19 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
     expect({ errors: seen.errors, ended: seen.ended() }).toEqual({ errors: [], ended: 0 });
   });
 
-  it("start the log over under a steady stream of commits, which never leaves it wholly copied", async () => {
+  it("copy the log between bursts of commits, so that it starts over instead of growing with them", async () => {
     const file = join(temporaryDirectory(), "steady.db");
     const writer = writerWithoutCheckpoints(file);
     cleanups.push(() => writer.db.close());
     const seen = collected();
     const checkpoints = checkpointInBackground(file, seen.events);
     cleanups.push(() => checkpoints.stop());
-    await pause(CHECKPOINT_EVERY_MS * 3);
-    // 20,000 commits of one small row back to back, a page of the log each; one that meets a restart runs again.
+    // 20,000 commits of one small row, a page of the log each, in bursts of 2,000 back to back; one that meets a
+    // restart runs again. Within a burst the thread's copy falls behind; in the pause after it the copy catches
+    // up, and the next commit starts the log over. (Under a stream with no pause at all the copy never catches
+    // up, and the connections' backstop is what bounds the log.)
     for (let commits = 0; commits < 20_000; commits++) {
+      if (commits % 2_000 === 0) await pause(CHECKPOINT_EVERY_MS * 3);
       for (;;) {
         try {
           writer.write(1, 100);
@@ -90,8 +93,8 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
       }
       if (commits % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    // Copied but never started over, the log would hold a page for every commit (80 MB); started over, it holds
-    // its 1,000 pages and what commits add while a restart comes round.
+    // Copied but never started over, the log would hold a page for every commit (80 MB); started over after
+    // each burst, about a burst's pages.
     expect(sizeOf(`${file}-wal`)).toBeLessThan(10_000 * 4_096);
     expect(seen.errors).toEqual([]);
   });
