@@ -17,6 +17,11 @@ describe("newId", () => {
     expect(ids.every((id, i) => i === 0 || ids[i - 1]! < id)).toBe(true);
   });
 
+  it("draws fresh random bits for every id, across many refills of its pool of random bytes", () => {
+    const tails = Array.from({ length: 5_000 }, () => newId("mem").slice(-12));
+    expect(new Set(tails).size).toBe(tails.length);
+  });
+
   it("begins with its time of creation in milliseconds", () => {
     const before = Date.now();
     const id = newId("evt");
