@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, rawRequest, startServerOn, startTestServer, type TestServer } from "@engram/test-support";
 import { loadMigrations, migrate } from "../src/db/migrations";
 import { connectPrisma } from "../src/db/prisma";
-import { derivedEventKey } from "../src/domain/events/event-key";
+import { derivedEventKey, eventRequestHash } from "../src/domain/events/event-key";
 
 // An event's key is unique for as long as the event is stored; only encode's request keys expire (after 24 h).
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -147,7 +147,8 @@ describe("upgrading a database that stored an event twice", () => {
 
     // As the old code left things: one key stored twice (the resend came after its 24 h window), the second
     // copy's answer still in the key table, and another event inside its window.
-    const derived = derivedEventKey({ ...incident, text: "INC-78 resolved." });
+    const resolved = { ...incident, text: "INC-78 resolved." };
+    const derived = derivedEventKey(resolved, eventRequestHash(resolved));
     const events = [
       { id: "evt_first", key: "pd-legacy", keySource: "header", text: incident.text, receivedAt: at(72), memory: "mem_first" },
       { id: "evt_again", key: "pd-legacy", keySource: "header", text: incident.text, receivedAt: at(1), memory: "mem_again" },

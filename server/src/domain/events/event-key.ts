@@ -9,9 +9,10 @@ export function eventRequestHash(input: EventInput): string {
 
 /**
  * The key of an event sent without Idempotency-Key: its source, its type and a hash of the
- * normalized payload, so a retried delivery of the same event resolves to the first one.
+ * normalized payload (`payloadHash`, its `eventRequestHash`), so a retried delivery of the same event resolves
+ * to the first one.
  */
-export function derivedEventKey(input: EventInput): string {
-  const digest = createHash("sha256").update(eventRequestHash(input)).digest("hex").slice(0, 32);
+export function derivedEventKey(input: EventInput, payloadHash: string): string {
+  const digest = createHash("sha256").update(payloadHash).digest("hex").slice(0, 32);
   return `derived:${input.source ?? "unknown"}:${input.type}:${digest}`;
 }

@@ -36,12 +36,13 @@ export function eventIngestion(store: Store, { clock }: { clock: Clock }) {
       requireScope(caller, "memory:write");
       // Events are organization-wide; an agent-bound token may not write outside its agents.
       resolveAgent(caller, undefined, undefined);
+      const hash = eventRequestHash(input);
       return queue.submit({
         caller,
         input,
-        key: idempotencyKey ?? derivedEventKey(input),
+        key: idempotencyKey ?? derivedEventKey(input, hash),
         keySource: idempotencyKey ? "header" : "derived",
-        hash: eventRequestHash(input),
+        hash,
         receivedAt: clock(),
       });
     },
