@@ -1,7 +1,7 @@
 import { apiContract, contract } from "@engram/contract";
 import openApiDocument from "@engram/contract/openapi.json" with { type: "json" };
 import { createExpressEndpoints } from "@ts-rest/express";
-import type { RequestListener } from "node:http";
+import type { IncomingMessage, RequestListener, ServerOptions, ServerResponse } from "node:http";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { RouteGroup } from "./domain/rate-limits/policy";
@@ -22,6 +22,7 @@ import { withChatLane } from "./http/chat-lane";
 import { consoleAssets } from "./http/console-assets";
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from "./http/errors";
 import { eventRoutes } from "./http/event-routes";
+import { expressObjects } from "./http/express-objects";
 import { chatCompletionHandler, healthRoutes, modelRoutes, modelsContract } from "./http/inference-routes";
 import { checkInput } from "./http/input-checks";
 import { memoryRoutes } from "./http/memory-routes";
@@ -40,8 +41,14 @@ export interface AppOptions {
   consoleDir?: string | null;
 }
 
-/** The server's request listener: the Express app, with chat completions on a lane of their own. */
-export function createApp({ services, logger, validateResponses = false, application = defaultApplicationConfig, consoleDir = null }: AppOptions): RequestListener {
+export interface HttpApp {
+  /** The Express app, with chat completions on a lane of their own. */
+  listener: RequestListener;
+  /** The options of the Node server that serves `listener`: its requests and responses are made as Express's. */
+  serverOptions: ServerOptions<typeof IncomingMessage, typeof ServerResponse>;
+}
+
+export function createApp({ services, logger, validateResponses = false, application = defaultApplicationConfig, consoleDir = null }: AppOptions): HttpApp {
   const app = express();
   // Routes match exactly (set before the first route): a path in another case or with a trailing slash is
   // no route, so it can never reach a handler outside its rate-limit group.
@@ -81,8 +88,11 @@ export function createApp({ services, logger, validateResponses = false, applica
   if (consoleDir) app.use(consoleAssets(consoleDir));
   app.use(notFoundHandler);
   app.use(errorHandler);
-  // The same steps the router runs for chat, in the same order (the router serves it with a query string).
-  return withChatLane(app, [context, refuseOversizedBody, authentication, ...routeMiddleware("inference"), chat], errorHandler);
+  return {
+    // The same steps the router runs for chat, in the same order (the router serves it with a query string).
+    listener: withChatLane(app, [context, refuseOversizedBody, authentication, ...routeMiddleware("inference"), chat], errorHandler),
+    serverOptions: expressObjects(app),
+  };
 }
 
 /**

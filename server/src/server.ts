@@ -103,10 +103,10 @@ async function closeServices(services: Services): Promise<void> {
 
 async function serveHttp(services: Services, config: ServerConfig, logger: Logger, options: StartOptions) {
   const application = config.application ?? defaultApplicationConfig;
-  const app = createApp({ services, logger, validateResponses: options.validateResponses, application, consoleDir: config.consoleDir ?? null });
-  const server = createServer(app).listen(config.port, config.host);
+  const { listener, serverOptions } = createApp({ services, logger, validateResponses: options.validateResponses, application, consoleDir: config.consoleDir ?? null });
+  const server = createServer(serverOptions, listener).listen(config.port, config.host);
   server.on("clientError", answerClientError);
-  server.on("checkContinue", continueUnlessOversized(app));
+  server.on("checkContinue", continueUnlessOversized(listener));
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

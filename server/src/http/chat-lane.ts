@@ -24,10 +24,11 @@ function chatParams(req: IncomingMessage): Record<string, string> | null {
  * Serves POST /v1/chat/completions (both path forms) past Express's router: the steps the router would run
  * for that route, in the same order, with the same error handler. The steps use only what Node's request
  * and response offer plus the fields Express would add (`params`, an empty `query`, `originalUrl`,
- * `locals`, `req` and `res`); only an error is answered on a request dressed as Express dresses it (its prototypes), since
- * the error handler writes with Express's `res.json`. Everything else, this route with a query string
- * included, goes to the app. Why: the router's walk and its per-request set-up were a measurable part of a
- * pass-through chat's own time (docs/performance.md).
+ * `locals`, `req` and `res`); an error is answered on a request dressed as Express dresses it (its prototypes,
+ * which the app's own server gives every request from the start, express-objects.ts), since the error handler
+ * writes with Express's `res.json`. Everything else, this route with a query string included, goes to the app.
+ * Why: the router's walk and its per-request set-up were a measurable part of a pass-through chat's own time
+ * (docs/performance.md).
  */
 export function withChatLane(app: Express, steps: RequestHandler[], onError: ErrorRequestHandler): RequestListener {
   return (incoming, outgoing) => {
