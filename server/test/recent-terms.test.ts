@@ -42,7 +42,7 @@ async function write(count: number): Promise<string[]> {
 /** The newest matches as the plainest read finds them: every durable memory in scope, tested and sorted here. */
 async function truth(scope: MemoryScope, lookup: CandidateQuery): Promise<string[]> {
   const rows = await server.db.memory.findMany({
-    where: { orgId, environment: "production", state: "durable", ...(scope.agentSlug ? { OR: [{ agentSlug: scope.agentSlug }, { agentSlug: null }] } : {}) },
+    where: { orgId: scope.orgId, environment: "production", state: "durable", ...(scope.agentSlug ? { OR: [{ agentSlug: scope.agentSlug }, { agentSlug: null }] } : {}) },
     select: { id: true, createdAt: true, searchText: true },
   });
   const matching = rows.filter(({ searchText }) => {
@@ -264,5 +264,21 @@ describe("newest-first lookups from held terms", () => {
     const scope: MemoryScope = { orgId: small.orgId, environment: "production", agentSlug: null };
     expect(await held.ids(scope, any(["common"], 10))).toHaveLength(5);
     expect(held.calls.searched).toBe(0);
+  });
+
+  it("know a scope of exactly the held size whole, and one memory more not", async () => {
+    const exact = await server.newTenant();
+    const exactCaller = await server.services.tokens.authenticate(exact.token, "t");
+    for (let i = 0; i < sizes.perScope; i++) await server.services.memories.encode(exactCaller, null, { text: `Exact ${i} ${i % 2 === 0 ? "common" : "rare"}`, memoryKind: "fact", confidence: 0.8 }, undefined);
+    const scope: MemoryScope = { orgId: exact.orgId, environment: "production", agentSlug: null };
+    const whole = heldLookup();
+    expect(await whole.ids(scope, any(["common"], sizes.perScope))).toHaveLength(sizes.perScope / 2);
+    expect(whole.calls.searched).toBe(0);
+
+    // The oldest memory is no longer held: a lookup that wants more than the held matches goes on in the database.
+    await server.services.memories.encode(exactCaller, null, { text: `Exact ${sizes.perScope} rare`, memoryKind: "fact", confidence: 0.8 }, undefined);
+    const beyond = heldLookup();
+    expect(await beyond.ids(scope, any(["common"], sizes.perScope))).toHaveLength(sizes.perScope / 2);
+    expect(beyond.calls.searched).toBe(1);
   });
 });

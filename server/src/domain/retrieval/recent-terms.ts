@@ -77,13 +77,17 @@ class ScopeTerms {
   private ranked = false;
   private complete: boolean;
 
+  /** `memories` are the scope's newest, one more than it holds when there are more (so a scope of exactly `perScope` is known whole). */
   constructor(
     public version: bigint,
     memories: readonly RecentMemory[],
     private readonly sizes: Pick<HeldSizes, "perScope" | "termTests">,
   ) {
-    this.complete = memories.length < sizes.perScope;
-    this.newestFirst = memories.map(heldOf).sort((a, b) => newestFirst(a.candidate, b.candidate));
+    this.complete = memories.length <= sizes.perScope;
+    this.newestFirst = memories
+      .map(heldOf)
+      .sort((a, b) => newestFirst(a.candidate, b.candidate))
+      .slice(0, sizes.perScope);
     for (const held of this.newestFirst) this.add(held);
   }
 
@@ -269,7 +273,7 @@ export function recentTermsCache(memories: Pick<MemorySearch, "newestDurable" | 
       }
     }
     // Read after `version` was: the changes logged since then are applied again on the next catch-up.
-    const fresh = new ScopeTerms(version, await memories.newestDurable(scope, sizes.perScope), sizes);
+    const fresh = new ScopeTerms(version, await memories.newestDurable(scope, sizes.perScope + 1), sizes);
     scopes.set(key, fresh);
     return fresh;
   }
