@@ -1,7 +1,7 @@
 import { apiContract, contract } from "@engram/contract";
 import openApiDocument from "@engram/contract/openapi.json" with { type: "json" };
 import { createExpressEndpoints } from "@ts-rest/express";
-import type { IncomingMessage, RequestListener, ServerOptions, ServerResponse } from "node:http";
+import type { RequestListener } from "node:http";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { RouteGroup } from "./domain/rate-limits/policy";
@@ -45,7 +45,7 @@ export interface HttpApp {
   /** The Express app, with chat completions on a lane of their own. */
   listener: RequestListener;
   /** The options of the Node server that serves `listener`: its requests and responses are made as Express's. */
-  serverOptions: ServerOptions<typeof IncomingMessage, typeof ServerResponse>;
+  serverOptions: ReturnType<typeof expressObjects>;
 }
 
 export function createApp({ services, logger, validateResponses = false, application = defaultApplicationConfig, consoleDir = null }: AppOptions): HttpApp {
