@@ -155,8 +155,8 @@ async function benchDatabase(name: string, database: DatabaseConfig, stages = ME
     const nextMemories = (count: number) => Array.from({ length: count }, () => corpus.next().value!);
     /**
      * Encodes the corpus's next `count` memories, 32 in flight, and returns the rate. They are made and encoded
-     * ENCODE_CHUNK at a time, the clock running only while they are encoded: a million made at once would stay in
-     * the process's memory (what V8 frees it keeps) and be counted as the server's.
+     * ENCODE_CHUNK at a time, the clock running only while they are encoded: a million made at once grow the heap,
+     * which the process keeps after they are collected, and the server's memory figure would count it.
      */
     const encodeNext = async (count: number, from: number) => {
       let encodingMs = 0;
