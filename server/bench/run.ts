@@ -16,6 +16,7 @@ import { startServer } from "../src/server";
 import { startLocalPostgres } from "@engram/test-support/local-postgres";
 import { EXCHANGE_ANCHORS, EXCHANGE_WINDOW_MS, NEIGHBOURS_PER_SIDE } from "@engram/retrieval";
 import { benchmarkQueries, syntheticEvents, syntheticMemories } from "./corpus";
+import { machineTicks, stolenSince } from "./cpu-usage";
 import { benchGateway, formatGatewayRows, gatewayTargets } from "./gateway";
 import { startEmbeddingsStub } from "./embeddings-stub";
 import { atLeast, atMost, formatTargets, reported, type TargetRow } from "./targets";
@@ -296,19 +297,30 @@ async function benchMemory(): Promise<TargetRow[]> {
 
 async function main(): Promise<void> {
   const targets: TargetRow[] = [];
-  if (SECTIONS.has("memory")) targets.push(...(await benchMemory()));
+  // How much CPU time the hypervisor took from this machine during each section: on a shared machine the
+  // figures that are CPU work move with it, so each run says how contended its hour was.
+  const stolen: string[] = [];
+  const section = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    const since = machineTicks();
+    const result = await run();
+    const share = stolenSince(since);
+    if (share !== null) stolen.push(`${name} ${(share * 100).toFixed(1)} %`);
+    return result;
+  };
+  if (SECTIONS.has("memory")) targets.push(...(await section("memory", benchMemory)));
   if (SECTIONS.has("gateway")) {
-    const gateway = await benchGateway();
+    const gateway = await section("gateway", benchGateway);
     console.log(`\n${formatGatewayRows(gateway.rows)}`);
     targets.push(...gatewayTargets(gateway));
   }
   if (SECTIONS.has("slow-input")) console.log(`\n${formatSlowInputRows(await benchSlowInput())}`);
   if (SECTIONS.has("reflection")) console.log(`\n${await benchReflection()}`);
   if (SECTIONS.has("mcp")) {
-    const mcp = await benchMcp();
+    const mcp = await section("mcp", benchMcp);
     console.log(`\n${mcp.text}`);
     targets.push(...mcp.targets);
   }
+  if (stolen.length > 0) targets.push(reported("CPU time stolen by the hypervisor, by section", stolen.join(", ")));
   if (targets.length > 0) console.log(`\n${formatTargets(targets)}`);
 }
 
