@@ -36,7 +36,12 @@ export const cpuUsageAvailable = existsSync(`/proc/${process.pid}/stat`);
 export const treeCpuMs = (pid: number): number => descendants(pid).reduce((sum, p) => sum + processCpuMs(p), 0);
 
 /** The machine's CPU times so far, in ticks: all of them, and those stolen by the hypervisor (0 where unknown). */
-export function machineTicks(): { total: number; stolen: number } {
+export interface MachineTicks {
+  total: number;
+  stolen: number;
+}
+
+export function machineTicks(): MachineTicks {
   const [label, ...fields] = readOr("/proc/stat", "").split("\n")[0]!.trim().split(/\s+/);
   if (label !== "cpu") return { total: 0, stolen: 0 };
   // user nice system idle iowait irq softirq steal (guest time is counted in user time already).
@@ -45,7 +50,7 @@ export function machineTicks(): { total: number; stolen: number } {
 }
 
 /** The share of the machine's CPU time stolen since `since` (a machineTicks reading), or null where unknown. */
-export function stolenSince(since: { total: number; stolen: number }): number | null {
+export function stolenSince(since: MachineTicks): number | null {
   const now = machineTicks();
   const total = now.total - since.total;
   return total > 0 ? (now.stolen - since.stolen) / total : null;
