@@ -27,14 +27,22 @@ const utcTypes = {
 /** A value bound on pg directly; a Date as its UTC instant (Postgres ignores the zone of a value for a column without one). */
 export const postgresValue = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
 
-/** Reads over the pool Prisma's adapter shares, as named prepared statements. */
-export function postgresReads(pool: pg.Pool): SqlReads {
+/**
+ * Names for statements that run again and again, so that each connection parses one only once (pg prepares a
+ * named statement on a connection the first time it runs there); past MAX_PREPARED texts, the rest run unnamed.
+ */
+export function statementNames(): (text: string) => string | undefined {
   const names = new Map<string, string>();
-  const nameOf = (text: string) => {
+  return (text) => {
     let name = names.get(text);
     if (!name && names.size < MAX_PREPARED) names.set(text, (name = `engram_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`));
     return name;
   };
+}
+
+/** Reads over the pool Prisma's adapter shares, as named prepared statements. */
+export function postgresReads(pool: pg.Pool): SqlReads {
+  const nameOf = statementNames();
   return {
     async rows<T>(statement: Sql) {
       const result = await pool.query({ name: nameOf(statement.text), text: statement.text, values: statement.values.map(postgresValue), types: utcTypes });

@@ -2,7 +2,7 @@ import type pg from "pg";
 import { DuplicateKeyError } from "../domain/kernel/errors";
 import { isUniqueViolation } from "./prisma";
 import { insertStatements, join, raw, type Row, type Sql, sql, type Table } from "./sql";
-import { postgresValue } from "./sql-reads";
+import { postgresValue, statementNames } from "./sql-reads";
 import { type SqliteConnection, sqliteValue } from "./sqlite-connection";
 
 /**
@@ -29,6 +29,11 @@ export const sqliteTransaction =
 
 /** Well under Postgres's 65,535 bound parameters in one statement. */
 const MAX_PARAMETERS_PER_STATEMENT = 30_000;
+/**
+ * A batch statement this small (a lone write's rows) recurs with the same text, so it is prepared once per
+ * connection; larger ones vary with their row counts, and a connection would hold many, large, used rarely.
+ */
+const MAX_PARAMETERS_PREPARED = 200;
 
 /**
  * On the pool directly: Prisma's query compiler costs 0.2-0.3 ms of CPU per statement, more than Postgres
@@ -38,13 +43,14 @@ const MAX_PARAMETERS_PER_STATEMENT = 30_000;
  * ordered statements (and a batch too large for one statement's parameters) run as a transaction on one
  * connection instead, which is discarded if the transaction failed.
  */
-export const postgresTransaction =
-  (pool: pg.Pool): RunAtomically =>
-  async (statements, ordered) => {
+export function postgresTransaction(pool: pg.Pool): RunAtomically {
+  const nameOf = statementNames();
+  return async (statements, ordered) => {
     const values = (statement: Sql) => statement.values.map(postgresValue);
     if (!ordered && statements.reduce((sum, statement) => sum + statement.values.length, 0) <= MAX_PARAMETERS_PER_STATEMENT) {
       const together = statements.length === 1 ? statements[0]! : sql`WITH ${join(statements.map((statement, i) => sql`${raw(`"w${i}"`)} AS (${statement})`))} SELECT 1`;
-      await pool.query(together.text, values(together));
+      const name = together.values.length <= MAX_PARAMETERS_PREPARED ? nameOf(together.text) : undefined;
+      await pool.query({ name, text: together.text, values: values(together) });
       return;
     }
     const client = await pool.connect();
@@ -58,6 +64,7 @@ export const postgresTransaction =
     }
     client.release();
   };
+}
 
 /** What the storage modules queue for one atomic write: deletes, and rows to insert into their tables. */
 export interface UnitOfWork {
