@@ -1,6 +1,11 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "@engram/test-support";
+import { databaseUnderTest, freshDatabase } from "@engram/test-support";
+import { writeBatchOver } from "../src/db/batch-writes";
+import type { DatabaseConfig } from "../src/db/config";
+import { postgresPool, postgresWritePool, WRITES_APPLICATION_NAME } from "../src/db/prisma";
 import { openStore } from "../src/db/store";
+import { postgresTransaction, writeUnitOfWork } from "../src/db/write-batch";
 import { DuplicateKeyError } from "../src/domain/kernel/errors";
 import type { Store } from "../src/domain/store";
 import type { KeyClaim } from "../src/domain/writes/ports";
@@ -10,9 +15,11 @@ import type { KeyClaim } from "../src/domain/writes/ports";
  * SQLite): all of a batch or none of it, and a key already taken is the documented DuplicateKeyError, which
  * the idempotent writers turn into a replay.
  */
+let database: DatabaseConfig;
 let store: Store;
 beforeAll(async () => {
-  store = await openStore(await freshDatabase());
+  database = await freshDatabase();
+  store = await openStore(database);
 });
 afterAll(() => store?.close());
 
@@ -47,5 +54,42 @@ describe("a batch write", () => {
       batch.claimKeys([{ ...claim("b"), response: { requestHash: "hash-b2", status: 201, body: { key: "b2" } } }], later, new Date("2026-11-26T12:00:00.000Z"));
     });
     expect(await store.idempotency.findMany(scope, ["b"], later)).toMatchObject([{ key: "b", requestHash: "hash-b2", expired: false }]);
+  });
+});
+
+describe.runIf(databaseUnderTest === "postgres")("a batch write on Postgres", () => {
+  const url = () => (database as Extract<DatabaseConfig, { provider: "postgres" }>).url;
+
+  it("runs on the store's connections for writes, which name themselves to Postgres", async () => {
+    await store.writeAtomically((batch) => batch.claimKeys([claim("named")], now, expires));
+    const admin = new pg.Client({ connectionString: url() });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ query: string }>(
+        "SELECT query FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1",
+        [WRITES_APPLICATION_NAME],
+      );
+      expect(rows.map((row) => row.query)).toEqual([expect.stringContaining('INSERT INTO "IdempotencyRecord"')]);
+    } finally {
+      await admin.end();
+    }
+  });
+
+  it("is planned once on those connections when it recurs, where the store's other connections plan every call", async () => {
+    const config = database as Extract<DatabaseConfig, { provider: "postgres" }>;
+    const plans = async (pool: pg.Pool, prefix: string) => {
+      const run = postgresTransaction(pool);
+      // One at a time, so the pool keeps one connection and every run prepares on it.
+      for (let i = 0; i < 8; i++) await writeUnitOfWork(run, (unit) => writeBatchOver(unit).claimKeys([claim(`${prefix}-${i}`)], now, expires));
+      const { rows } = await pool.query<{ generic: string; custom: string }>(
+        `SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO "IdempotencyRecord"%'`,
+      );
+      await pool.end();
+      return rows.map((row) => ({ generic: Number(row.generic), custom: Number(row.custom) }));
+    };
+    const [writes] = await plans(postgresWritePool(config), "writes");
+    expect(writes!.generic).toBeGreaterThan(0);
+    expect(writes!.generic + writes!.custom).toBe(8);
+    expect(await plans(postgresPool(config), "reads")).toEqual([{ generic: 0, custom: 8 }]);
   });
 });

@@ -51,6 +51,30 @@ export function postgresPool(config: Extract<DatabaseConfig, { provider: "postgr
   });
 }
 
+/** How the connections a store writes its batches on name themselves to Postgres (`pg_stat_activity`). */
+export const WRITES_APPLICATION_NAME = "engram (batch writes)";
+/** Each group commit (memories, events) writes one batch at a time; the rest spare a connection being replaced. */
+const WRITE_CONNECTIONS = 4;
+
+/**
+ * The connections a store's batch writes run on. They plan as Postgres does by default: a statement prepared by
+ * name is planned once when its plan proves the same for any values, and so are the foreign-key checks its
+ * inserts make. Batch writes are inserts of the rows given (their deletes go unnamed, planned per call anyway), so
+ * planning them on every call, as the store's other connections do, only cost a lone write time
+ * (docs/performance.md, item 34).
+ */
+export function postgresWritePool(config: Extract<DatabaseConfig, { provider: "postgres" }>): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: WRITE_CONNECTIONS,
+    connectionTimeoutMillis: config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    application_name: WRITES_APPLICATION_NAME,
+  });
+  // An idle connection that fails (the server restarted) is dropped by the pool; the next write meets the trouble itself.
+  pool.on("error", () => {});
+  return pool;
+}
+
 /**
  * Prisma hands a transaction's connection back (Postgres) or lets the next transaction begin (SQLite) only
  * once its COMMIT or ROLLBACK succeeds. When that statement fails, e.g. on a connection the server

@@ -3,7 +3,7 @@ import { DEFAULT_BUSY_TIMEOUT_MS, type DatabaseConfig } from "./config";
 import { asAppFailure, retryWhileBusy } from "./failures";
 import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
-import { connectPrisma, postgresPool, type PrismaTx } from "./prisma";
+import { connectPrisma, postgresPool, postgresWritePool, type PrismaTx } from "./prisma";
 import { postgresReads, type SqlReads, sqliteReads } from "./sql-reads";
 import { arrangeCheckpoints, type CheckpointMode } from "./sqlite-checkpoints";
 import { openSqliteConnection } from "./sqlite-connection";
@@ -88,11 +88,12 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
   const retry = <T>(attempt: () => Promise<T>) => retryWhileBusy(attempt, busyTimeoutMs);
   await retry(() => reindexSearchText(prisma));
   const dialect = dialectFor(config.provider);
-  // The hot paths run on the drivers: on Postgres over the pool Prisma's adapter shares, on SQLite on a
-  // connection of the store's own (docs/storage-and-migrations.md).
+  // The hot paths run on the drivers: on Postgres the reads over the pool Prisma's adapter shares and the batch
+  // writes over a pool of their own, on SQLite on a connection of the store's own (docs/storage-and-migrations.md).
   const sqlite = config.provider === "sqlite" ? openSqliteConnection(config.file) : null;
   const reads = pool ? postgresReads(pool) : sqliteReads(sqlite!);
-  const runAtomically = pool ? postgresTransaction(pool) : sqliteTransaction(sqlite!);
+  const writePool = config.provider === "postgres" ? postgresWritePool(config) : null;
+  const runAtomically = writePool ? postgresTransaction(writePool) : sqliteTransaction(sqlite!);
   const checkpointPast = async (pages: number) => {
     sqlite!.db.pragma(`wal_autocheckpoint = ${pages}`);
     await prisma.$executeRawUnsafe(`PRAGMA wal_autocheckpoint = ${pages}`);
@@ -113,7 +114,7 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
     async close() {
       await background?.stop();
       sqlite?.close();
-      await prisma.$disconnect();
+      await Promise.all([prisma.$disconnect(), writePool?.end()]);
     },
   };
 }
