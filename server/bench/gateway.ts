@@ -6,7 +6,9 @@
  * that drift on a shared machine touches every target alike.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -84,8 +86,16 @@ function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, p
   });
 }
 
-function freePort(): number {
-  return 20_000 + Math.floor(Math.random() * 20_000);
+/**
+ * A port the system hands out and this process gives back at once: free unless another process takes it in
+ * the moment between (a port drawn at random may be one an open connection already uses).
+ */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /** Requests per second, and the cores used meanwhile by Engram's processes and by everything else the run needs. */
@@ -97,7 +107,7 @@ export interface Throughput {
 
 /** Memory-grounded chat at c=16 through `engram serve --workers N` over the same database. */
 async function workersThroughput(databaseFile: string, upstream: ChildProcess, upstreamUrl: string, target: Target, workers: number): Promise<Throughput> {
-  const port = freePort();
+  const port = await freePort();
   const entry = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
   const serve = await startProcess(
     process.execPath,
@@ -152,7 +162,7 @@ export async function benchGateway(): Promise<GatewayResults> {
   const upstream = await startProcess(process.execPath, [join(here, "gateway-upstream.mjs")], {});
   const upstreamUrl = `http://127.0.0.1:${upstream.port}/v1`;
   const portkeyEntry = join(dirname(createRequire(import.meta.url).resolve("@portkey-ai/gateway/package.json")), "build/start-server.js");
-  const portkeyPort = freePort();
+  const portkeyPort = await freePort();
   const portkey = await startProcess(process.execPath, [portkeyEntry, `--port=${portkeyPort}`, "--headless"], { NODE_ENV: "production" }, portkeyPort);
 
   const databaseFile = join(mkdtempSync(join(tmpdir(), "engram-bench-gateway-")), "engram.db");

@@ -35,7 +35,12 @@ const EMBEDDING_SWEEP_MS = 60 * 1000;
 export async function startServer(config: ServerConfig, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const services = await openServices(config, logger, options, "thread");
   const background = runBackground(services, config, logger, options);
-  const http = await serveHttp(services, config, logger, options);
+  const http = await serveHttp(services, config, logger, options).catch(async (error: unknown) => {
+    // Left open, the background work and the database would keep a process that cannot serve alive.
+    await background.stop();
+    await closeServices(services);
+    throw error;
+  });
   return {
     url: http.url,
     services,
@@ -51,7 +56,10 @@ export async function startServer(config: ServerConfig, logger: Logger, options:
 export async function startHttpWorker(config: ServerConfig, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
   // The primary's store copies the log for every worker.
   const services = await openServices(config, logger, options, "peer");
-  const http = await serveHttp(services, config, logger, options);
+  const http = await serveHttp(services, config, logger, options).catch(async (error: unknown) => {
+    await closeServices(services);
+    throw error;
+  });
   return {
     url: http.url,
     services,

@@ -1,3 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MODEL_ID } from "@engram/contract";
 import {
@@ -224,6 +228,42 @@ describe("engram serve with workers: shutdown and replacement", () => {
     } finally {
       await cluster.stop();
       await embeddings.close();
+    }
+  }, 60_000);
+});
+
+/** The processes started with `mark` in their environment, wherever they are in the process tree. */
+function processesMarked(mark: string): string[] {
+  return readdirSync("/proc").filter((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    try {
+      return readFileSync(`/proc/${pid}/environ`, "latin1").includes(mark);
+    } catch {
+      return false; // gone meanwhile, or not ours to read
+    }
+  });
+}
+
+describe("engram serve on a port another process holds", () => {
+  it.each([1, WORKERS])("with %i worker(s), says so in one line and exits 2, leaving no process behind", async (workers) => {
+    const holder = createServer().listen(0, "127.0.0.1");
+    await once(holder, "listening");
+    const { port } = holder.address() as AddressInfo;
+    const mark = `ENGRAM_TEST_MARK=port-in-use-${workers}-${process.pid}-${Date.now()}`;
+    try {
+      const started = startEngramServe(await freshDatabase(), workers, { PORT: String(port), ENGRAM_TEST_MARK: mark.slice(mark.indexOf("=") + 1) });
+      const failure: Error = await started.then(
+        () => expect.unreachable("engram serve started on a port in use"),
+        (error: Error) => error,
+      );
+      expect(failure.message).toMatch(/^engram serve exited with 2:/);
+      const printed = failure.message.slice(failure.message.indexOf("\n") + 1).trim();
+      expect(printed).toBe(`engram: 127.0.0.1:${port} is in use by another process: stop that process, or set PORT to a free port.`);
+      // The primary is gone; its workers must not outlive it (they may take a moment to end after it).
+      for (let tries = 0; tries < 100 && processesMarked(mark).length > 0; tries++) await new Promise((r) => setTimeout(r, 50));
+      expect(processesMarked(mark)).toEqual([]);
+    } finally {
+      holder.close();
     }
   }, 60_000);
 });

@@ -24,7 +24,9 @@ export async function serve(config: ServerConfig, out: (line: string) => void): 
   // Checked before the server listens, so a start refused for them never says it is listening.
   checkAdmin(config.application?.admin ?? DEFAULT_ADMIN);
   const workers = config.workers ?? 1;
-  const server = workers > 1 ? await runPrimary(config, workers, logger) : await startServer(config, logger);
+  const server = await (workers > 1 ? runPrimary(config, workers, logger) : startServer(config, logger)).catch((error: unknown) => {
+    throw listenFailure(error, config);
+  });
   const listen = listenAddress(config.host, server.url.slice(server.url.lastIndexOf(":") + 1));
   const everyInterface = config.host === "0.0.0.0" || config.host === "::";
   const processes = workers > 1 ? ` (${workers} workers)` : "";
@@ -60,6 +62,21 @@ export async function serve(config: ServerConfig, out: (line: string) => void): 
 
 function listenAddress(host: string, port: string): string {
   return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** A refused listen, told in terms of the settings that fix it (HOST and PORT); any other failure as it is. */
+function listenFailure(error: unknown, config: ServerConfig): unknown {
+  const address = listenAddress(config.host, String(config.port));
+  switch ((error as NodeJS.ErrnoException | null)?.code) {
+    case "EADDRINUSE":
+      return new UsageError(`${address} is in use by another process: stop that process, or set PORT to a free port.`);
+    case "EACCES":
+      return new UsageError(`${address} needs privileges this process lacks (ports below 1024 usually do): set PORT to 1024 or above.`);
+    case "EADDRNOTAVAIL":
+      return new UsageError(`${address}: HOST is not an address of this machine; set it to one (127.0.0.1 for this machine alone, 0.0.0.0 for every interface).`);
+    default:
+      return error;
+  }
 }
 
 /**

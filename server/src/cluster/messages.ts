@@ -2,6 +2,8 @@
 export type ClusterMessage =
   /** A worker is serving at `url`. */
   | { engram: "listening"; url: string }
+  /** A worker could not start (`code`: Node's error code, such as EADDRINUSE); it exits once this is sent. */
+  | { engram: "failed"; message: string; code?: string }
   /** A worker asks every other worker to act on `kind`; answered with `broadcast-done` under the same id. */
   | { engram: "broadcast"; id: number; kind: PeerNotice }
   | { engram: "broadcast-done"; id: number }

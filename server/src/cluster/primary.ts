@@ -60,11 +60,14 @@ export async function runPrimary(config: ServerConfig, workers: number, logger: 
   const fork = () =>
     new Promise<string>((resolve, reject) => {
       const worker = cluster.fork();
+      let failure: Error | undefined;
       worker.on("message", (message: unknown) => {
         if (isClusterMessage(message) && message.engram === "listening") {
           listening.set(worker.id, worker);
           logger.info({ worker: worker.id, pid: worker.process.pid }, "worker listening");
           resolve(message.url);
+        } else if (isClusterMessage(message) && message.engram === "failed") {
+          failure = Object.assign(new Error(message.message), { code: message.code });
         }
         onMessage(worker, message);
       });
@@ -72,22 +75,12 @@ export async function runPrimary(config: ServerConfig, workers: number, logger: 
         const wasListening = listening.delete(worker.id);
         // The notices it was to answer are answered for it.
         for (const id of [...notices.keys()]) answered(id, worker.id);
-        if (!wasListening) return reject(new Error(`a worker exited with ${signal ?? code} before listening`));
+        if (!wasListening) return reject(failure ?? new Error(`a worker exited with ${signal ?? code} before listening`));
         if (stopping) return;
         logger.error({ worker: worker.id, code, signal }, "a worker exited; starting another");
         setTimeout(() => void fork().catch((err) => logger.error({ err }, "a replacement worker failed to start")), RESTART_DELAY_MS).unref();
       });
     });
-
-  let url: string;
-  try {
-    url = (await Promise.all(Array.from({ length: workers }, fork)))[0]!;
-  } catch (error) {
-    stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill();
-    await background.close();
-    throw error;
-  }
 
   const stopWorkers = async () => {
     const all = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
@@ -101,6 +94,18 @@ export async function runPrimary(config: ServerConfig, workers: number, logger: 
     await Promise.all(exited);
     clearTimeout(force);
   };
+
+  let url: string;
+  try {
+    url = (await Promise.all(Array.from({ length: workers }, fork)))[0]!;
+  } catch (error) {
+    // One worker could not start (the others cannot either, or the server would be short of them): none outlives this.
+    stopping = true;
+    await stopWorkers();
+    await background.close();
+    throw error;
+  }
+
   let closing: Promise<void> | undefined;
   return {
     url,

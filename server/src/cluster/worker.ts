@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { ServerConfig } from "../config";
 import type { Peers } from "../domain/kernel/peers";
-import { startHttpWorker } from "../server";
+import { type RunningServer, startHttpWorker } from "../server";
 import { type ClusterMessage, isClusterMessage, type PeerNotice } from "./messages";
 
 const send = (message: ClusterMessage) => process.send!(message);
@@ -24,7 +24,15 @@ export async function runWorker(config: ServerConfig, logger: Logger): Promise<v
     });
   const peers: Peers = { forgetVerifiedTokens: () => broadcast("forget-verified-tokens") };
 
-  const server = await startHttpWorker(config, logger, { peers });
+  let server: RunningServer;
+  try {
+    server = await startHttpWorker(config, logger, { peers });
+  } catch (error) {
+    // The primary reports why (it is the process the user started); the channel to it would keep this one alive.
+    const { message, code } = error instanceof Error ? (error as NodeJS.ErrnoException) : { message: String(error), code: undefined };
+    process.send!({ engram: "failed", message, code } satisfies ClusterMessage, () => process.exit(1));
+    return;
+  }
   const stop = () =>
     void server.close().then(
       () => process.exit(0),
