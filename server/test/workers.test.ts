@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { once } from "node:events";
-import type { AddressInfo } from "node:net";
+import { readdirSync, readFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MODEL_ID } from "@engram/contract";
 import {
@@ -244,26 +243,38 @@ function processesMarked(mark: string): string[] {
   });
 }
 
-describe("engram serve on a port another process holds", () => {
-  it.each([1, WORKERS])("with %i worker(s), says so in one line and exits 2, leaving no process behind", async (workers) => {
+/** Starts `engram serve` where it cannot listen; resolves with what it printed once it and its workers are gone. */
+async function refusedStart(workers: number, env: Record<string, string>): Promise<string> {
+  const mark = `port-refused-${workers}-${process.pid}-${Date.now()}`;
+  const failure: Error = await startEngramServe(await freshDatabase(), workers, { ...env, ENGRAM_TEST_MARK: mark }).then(
+    () => expect.unreachable("engram serve started where it cannot listen"),
+    (error: Error) => error,
+  );
+  expect(failure.message).toMatch(/^engram serve exited with 2:/);
+  // The primary is gone; its workers must not outlive it (they may take a moment to end after it).
+  for (let tries = 0; tries < 100 && processesMarked(mark).length > 0; tries++) await new Promise((r) => setTimeout(r, 50));
+  expect(processesMarked(mark)).toEqual([]);
+  return failure.message.slice(failure.message.indexOf("\n") + 1).trim();
+}
+
+describe("engram serve where it cannot listen", () => {
+  it.each([1, WORKERS])("with %i worker(s), on a port another process holds, says so in one line and exits 2, leaving no process behind", async (workers) => {
     const holder = createServer().listen(0, "127.0.0.1");
     await once(holder, "listening");
     const { port } = holder.address() as AddressInfo;
-    const mark = `ENGRAM_TEST_MARK=port-in-use-${workers}-${process.pid}-${Date.now()}`;
     try {
-      const started = startEngramServe(await freshDatabase(), workers, { PORT: String(port), ENGRAM_TEST_MARK: mark.slice(mark.indexOf("=") + 1) });
-      const failure: Error = await started.then(
-        () => expect.unreachable("engram serve started on a port in use"),
-        (error: Error) => error,
+      expect(await refusedStart(workers, { PORT: String(port) })).toBe(
+        `engram: 127.0.0.1:${port} is in use by another process: stop that process, or set PORT to a free port.`,
       );
-      expect(failure.message).toMatch(/^engram serve exited with 2:/);
-      const printed = failure.message.slice(failure.message.indexOf("\n") + 1).trim();
-      expect(printed).toBe(`engram: 127.0.0.1:${port} is in use by another process: stop that process, or set PORT to a free port.`);
-      // The primary is gone; its workers must not outlive it (they may take a moment to end after it).
-      for (let tries = 0; tries < 100 && processesMarked(mark).length > 0; tries++) await new Promise((r) => setTimeout(r, 50));
-      expect(processesMarked(mark)).toEqual([]);
     } finally {
       holder.close();
     }
+  }, 60_000);
+
+  it.each([1, WORKERS])("with %i worker(s), on an address not of this machine, says so in one line and exits 2", async (workers) => {
+    // Reserved for documentation (RFC 5737): no machine has it.
+    expect(await refusedStart(workers, { HOST: "192.0.2.1" })).toBe(
+      "engram: 192.0.2.1:0: HOST is not an address of this machine; set it to one (127.0.0.1 for this machine alone, 0.0.0.0 for every interface).",
+    );
   }, 60_000);
 });
