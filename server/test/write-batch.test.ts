@@ -58,11 +58,11 @@ describe("a batch write", () => {
 });
 
 describe.runIf(databaseUnderTest === "postgres")("a batch write on Postgres", () => {
-  const url = () => (database as Extract<DatabaseConfig, { provider: "postgres" }>).url;
+  const postgres = () => database as Extract<DatabaseConfig, { provider: "postgres" }>;
 
   it("runs on the store's connections for writes, which name themselves to Postgres", async () => {
     await store.writeAtomically((batch) => batch.claimKeys([claim("named")], now, expires));
-    const admin = new pg.Client({ connectionString: url() });
+    const admin = new pg.Client({ connectionString: postgres().url });
     await admin.connect();
     try {
       const { rows } = await admin.query<{ query: string }>(
@@ -76,7 +76,6 @@ describe.runIf(databaseUnderTest === "postgres")("a batch write on Postgres", ()
   });
 
   it("is planned once on those connections when it recurs, where the store's other connections plan every call", async () => {
-    const config = database as Extract<DatabaseConfig, { provider: "postgres" }>;
     const plans = async (pool: pg.Pool, prefix: string) => {
       const run = postgresTransaction(pool);
       // One at a time, so the pool keeps one connection and every run prepares on it.
@@ -87,9 +86,9 @@ describe.runIf(databaseUnderTest === "postgres")("a batch write on Postgres", ()
       await pool.end();
       return rows.map((row) => ({ generic: Number(row.generic), custom: Number(row.custom) }));
     };
-    const [writes] = await plans(postgresWritePool(config), "writes");
+    const [writes] = await plans(postgresWritePool(postgres()), "writes");
     expect(writes!.generic).toBeGreaterThan(0);
     expect(writes!.generic + writes!.custom).toBe(8);
-    expect(await plans(postgresPool(config), "reads")).toEqual([{ generic: 0, custom: 8 }]);
+    expect(await plans(postgresPool(postgres()), "reads")).toEqual([{ generic: 0, custom: 8 }]);
   });
 });

@@ -43,13 +43,14 @@ export async function connectPrisma(config: DatabaseConfig, { lockWaitMs, pool }
  * rare ones (measured: 5 → 26 ms for one retrieval, docs/performance.md).
  */
 export function postgresPool(config: Extract<DatabaseConfig, { provider: "postgres" }>): pg.Pool {
-  return new pg.Pool({
-    connectionString: config.url,
-    max: config.poolSize ?? 10,
-    connectionTimeoutMillis: config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
-    options: "-c plan_cache_mode=force_custom_plan",
-  });
+  return new pg.Pool({ ...connectionSettings(config), max: config.poolSize ?? 10, options: "-c plan_cache_mode=force_custom_plan" });
 }
+
+/** Where every pool of a store connects, and how long it waits for a connection. */
+const connectionSettings = (config: Extract<DatabaseConfig, { provider: "postgres" }>) => ({
+  connectionString: config.url,
+  connectionTimeoutMillis: config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+});
 
 /** How the connections a store writes its batches on name themselves to Postgres (`pg_stat_activity`). */
 export const WRITES_APPLICATION_NAME = "engram (batch writes)";
@@ -64,12 +65,7 @@ const WRITE_CONNECTIONS = 4;
  * (docs/performance.md, item 34).
  */
 export function postgresWritePool(config: Extract<DatabaseConfig, { provider: "postgres" }>): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: config.url,
-    max: WRITE_CONNECTIONS,
-    connectionTimeoutMillis: config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
-    application_name: WRITES_APPLICATION_NAME,
-  });
+  const pool = new pg.Pool({ ...connectionSettings(config), max: WRITE_CONNECTIONS, application_name: WRITES_APPLICATION_NAME });
   // An idle connection that fails (the server restarted) is dropped by the pool; the next write meets the trouble itself.
   pool.on("error", () => {});
   return pool;
