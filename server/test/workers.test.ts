@@ -277,4 +277,13 @@ describe("engram serve where it cannot listen", () => {
       "engram: 192.0.2.1:0: HOST is not an address of this machine; set it to one (127.0.0.1 for this machine alone, 0.0.0.0 for every interface).",
     );
   }, 60_000);
+
+  it.each([1, WORKERS])("with %i worker(s), on a HOST name nothing resolves, says so in one line and exits 2", async (workers) => {
+    // Reserved never to resolve (RFC 6761); a name service that does not answer at all is told apart.
+    const told = await refusedStart(workers, { HOST: "engram-test.invalid" });
+    expect([
+      "engram: HOST=engram-test.invalid cannot be resolved to an address; set HOST to an address (127.0.0.1 for this machine alone, 0.0.0.0 for every interface) or a name this machine resolves.",
+      "engram: HOST=engram-test.invalid could not be resolved (the name service did not answer): try again, or set HOST to an address.",
+    ]).toContain(told);
+  }, 60_000);
 });

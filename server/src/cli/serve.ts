@@ -64,7 +64,7 @@ function listenAddress(host: string, port: string): string {
   return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-/** A refused listen, told in terms of the settings that fix it (HOST and PORT); any other failure as it is. */
+/** A refused listen or an unresolvable HOST, told in terms of the settings that fix it; any other failure as it is. */
 function listenFailure(error: unknown, config: ServerConfig): unknown {
   const address = listenAddress(config.host, String(config.port));
   switch ((error as NodeJS.ErrnoException | null)?.code) {
@@ -74,6 +74,10 @@ function listenFailure(error: unknown, config: ServerConfig): unknown {
       return new UsageError(`${address} needs privileges this process lacks (ports below 1024 usually do): set PORT to 1024 or above.`);
     case "EADDRNOTAVAIL":
       return new UsageError(`${address}: HOST is not an address of this machine; set it to one (127.0.0.1 for this machine alone, 0.0.0.0 for every interface).`);
+    case "ENOTFOUND":
+      return new UsageError(`HOST=${config.host} cannot be resolved to an address; set HOST to an address (127.0.0.1 for this machine alone, 0.0.0.0 for every interface) or a name this machine resolves.`);
+    case "EAI_AGAIN":
+      return new UsageError(`HOST=${config.host} could not be resolved (the name service did not answer): try again, or set HOST to an address.`);
     default:
       return error;
   }
