@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MODEL_ID } from "@engram/contract";
 import {
@@ -15,7 +16,9 @@ import {
   startEmbeddingsServer,
   startEngramServe,
   startServerOn,
+  startTcpProxy,
 } from "@engram/test-support";
+import type { DatabaseConfig } from "../src/db/config";
 import { connectPrisma, type PrismaDb } from "../src/db/prisma";
 
 /**
@@ -202,6 +205,36 @@ describe("engram serve with workers: shutdown and replacement", () => {
     }
   }, 60_000);
 
+  it("starts a replacement again, after a longer pause, until the database lets one start", async () => {
+    const outage = await outageOf(await freshDatabase());
+    const cluster = await startEngramServe(outage.database, WORKERS);
+    const logged = (msg: string) => cluster.output().match(new RegExp(`[^\\n]*"msg":"${msg}"[^\\n]*`, "g")) ?? [];
+    try {
+      await outage.begin();
+      const [victim] = cluster.workerPids();
+      process.kill(victim!, "SIGKILL");
+      const failed = () => logged("a replacement worker failed to start; trying again");
+      for (let tries = 0; tries < 600 && failed().length === 0; tries++) await new Promise((r) => setTimeout(r, 50));
+      expect(failed().length).toBeGreaterThan(0);
+      expect(failed()[0]).toContain('"retryInMs":2000');
+
+      await outage.end();
+      for (let tries = 0; tries < 600 && logged("worker listening").length < WORKERS + 1; tries++) await new Promise((r) => setTimeout(r, 50));
+      expect(logged("worker listening")).toHaveLength(WORKERS + 1);
+      // Had this test been slow to end the outage, more attempts failed meanwhile, each after twice the pause.
+      const pauses = failed().map((line) => Number(/"retryInMs":(\d+)/.exec(line)![1]));
+      expect(pauses).toEqual(pauses.map((_, i) => 2000 * 2 ** i));
+      const pids = cluster.workerPids();
+      expect(pids).toHaveLength(WORKERS);
+      expect(pids).not.toContain(victim);
+      const answers = await Promise.all(Array.from({ length: WORKERS * 2 }, () => onNewConnection(`${cluster.url}/v1/health`)));
+      expect(answers.map((a) => a.status)).toEqual(Array(WORKERS * 2).fill(200));
+    } finally {
+      await outage.end();
+      await cluster.stop("SIGKILL");
+    }
+  }, 90_000);
+
   it("leaves memories stored before it started to one embeddings sweep, in the primary alone", async () => {
     const database = await freshDatabase();
     const seeding = await startServerOn(database);
@@ -230,6 +263,45 @@ describe("engram serve with workers: shutdown and replacement", () => {
     }
   }, 60_000);
 });
+
+/**
+ * The database, and a way to make it refuse a new process's start for a while: on Postgres a relay in front of the
+ * server, taken down; on SQLite the write lock, held past the wait of the migration runner that every start runs.
+ */
+async function outageOf(database: DatabaseConfig) {
+  let end = async () => {};
+  const ended = () => {
+    const ending = end;
+    end = async () => {};
+    return ending();
+  };
+  if (database.provider === "postgres") {
+    const direct = new URL(database.url);
+    const relay = await startTcpProxy({ host: direct.hostname, port: Number(direct.port) });
+    const viaRelay = new URL(database.url);
+    viaRelay.port = String(relay.port);
+    return {
+      database: { ...database, url: viaRelay.toString() },
+      async begin() {
+        await relay.down();
+        end = () => relay.up();
+      },
+      end: ended,
+    };
+  }
+  return {
+    database,
+    async begin() {
+      const locker = new Database(database.file);
+      locker.exec("BEGIN EXCLUSIVE");
+      end = async () => {
+        locker.exec("COMMIT");
+        locker.close();
+      };
+    },
+    end: ended,
+  };
+}
 
 /** The processes started with `mark` in their environment, wherever they are in the process tree. */
 function processesMarked(mark: string): string[] {

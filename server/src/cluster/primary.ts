@@ -11,6 +11,8 @@ const NOTICE_TIMEOUT_MS = 2_000;
 const STOP_TIMEOUT_MS = 15_000;
 /** A worker that dies is replaced after this pause, so a worker that cannot start does not spin. */
 const RESTART_DELAY_MS = 1_000;
+/** A replacement that cannot start (the database away a while) is tried again, each pause twice the last, up to this. */
+const RESTART_DELAY_MAX_MS = 30_000;
 
 export interface RunningCluster {
   url: string;
@@ -21,7 +23,7 @@ export interface RunningCluster {
 /**
  * The primary process of `engram serve --workers N`: migrates and runs the background work (sweeps,
  * embedding sweeps, reflection scheduling) once, forks the HTTP workers, which share the listening port,
- * relays notices between them, replaces a worker that dies, and stops them all gracefully.
+ * relays notices between them, replaces a worker that dies (until a replacement starts), and stops them all gracefully.
  */
 export async function runPrimary(config: ServerConfig, workers: number, logger: Logger): Promise<RunningCluster> {
   const background = await startBackground(config, logger);
@@ -78,9 +80,24 @@ export async function runPrimary(config: ServerConfig, workers: number, logger: 
         if (!wasListening) return reject(failure ?? new Error(`a worker exited with ${signal ?? code} before listening`));
         if (stopping) return;
         logger.error({ worker: worker.id, code, signal }, "a worker exited; starting another");
-        setTimeout(() => void fork().catch((err) => logger.error({ err }, "a replacement worker failed to start")), RESTART_DELAY_MS).unref();
+        replace(0);
       });
     });
+
+  /** Forks a replacement after a pause that doubles with each replacement that failed to start, until one starts. */
+  const replace = (failures: number) => {
+    const pause = (count: number) => Math.min(RESTART_DELAY_MS * 2 ** count, RESTART_DELAY_MAX_MS);
+    const retry = () => {
+      if (stopping) return;
+      fork().catch((err) => {
+        // Ended by the server's own stop while it started: nothing to retry.
+        if (stopping) return;
+        logger.error({ err, retryInMs: pause(failures + 1) }, "a replacement worker failed to start; trying again");
+        replace(failures + 1);
+      });
+    };
+    setTimeout(retry, pause(failures)).unref();
+  };
 
   const stopWorkers = async () => {
     const all = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
