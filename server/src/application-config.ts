@@ -1,4 +1,5 @@
 import { DEFAULT_SESSION_POLICY, type SessionPolicy } from "./domain/people/sessions";
+import { SettingError } from "./domain/kernel/errors";
 
 /** How the session-backed `/api` routes behave: session lifetimes, the cookie, and which origins may change things. */
 export interface ApplicationConfig {
@@ -15,18 +16,18 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number):
   const value = env[name];
   if (value === undefined || value === "") return fallback;
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, got "${value}"`);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new SettingError(`${name} must be a positive number, got "${value}"`);
   return parsed;
 }
 
 export function applicationConfigFrom(env: NodeJS.ProcessEnv): ApplicationConfig {
   const cookieSecure = env.ENGRAM_COOKIE_SECURE ?? "auto";
   if (cookieSecure !== "auto" && cookieSecure !== "always" && cookieSecure !== "never") {
-    throw new Error(`ENGRAM_COOKIE_SECURE must be auto, always or never, got "${cookieSecure}"`);
+    throw new SettingError(`ENGRAM_COOKIE_SECURE must be auto, always or never, got "${cookieSecure}"`);
   }
   const origins = (env.ENGRAM_APP_ORIGINS ?? "").split(",").map((origin) => origin.trim()).filter(Boolean);
   for (const origin of origins) {
-    if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw new Error(`ENGRAM_APP_ORIGINS: "${origin}" is not an origin like https://engram.example.com`);
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw new SettingError(`ENGRAM_APP_ORIGINS: "${origin}" is not an origin like https://engram.example.com`);
   }
   return {
     sessions: {

@@ -8,6 +8,7 @@ import { type InferenceConfig, inferenceConfigFrom } from "./adapters/openai-ups
 import { DEFAULT_AUTH_CACHE_MS } from "./domain/access/access-tokens";
 import { type ApplicationConfig, applicationConfigFrom } from "./application-config";
 import { builtConsoleDir } from "./console-location";
+import { SettingError } from "./domain/kernel/errors";
 
 export interface ServerConfig {
   port: number;
@@ -45,10 +46,10 @@ export const DEFAULT_REFLECTION_TICK_MS = 60_000;
 
 function reflectionConfigFrom(env: NodeJS.ProcessEnv): ReflectionSchedulerConfig {
   const mode = env.ENGRAM_REFLECTION ?? "on";
-  if (mode !== "on" && mode !== "off") throw new Error(`ENGRAM_REFLECTION must be on or off, got "${mode}"`);
+  if (mode !== "on" && mode !== "off") throw new SettingError(`ENGRAM_REFLECTION must be on or off, got "${mode}"`);
   const tickMs = Number(env.ENGRAM_REFLECTION_TICK_MS ?? DEFAULT_REFLECTION_TICK_MS);
   if (!Number.isInteger(tickMs) || tickMs < 1) {
-    throw new Error(`ENGRAM_REFLECTION_TICK_MS must be a positive whole number of milliseconds, got "${env.ENGRAM_REFLECTION_TICK_MS}"`);
+    throw new SettingError(`ENGRAM_REFLECTION_TICK_MS must be a positive whole number of milliseconds, got "${env.ENGRAM_REFLECTION_TICK_MS}"`);
   }
   return { tickMs, startDue: mode === "on" };
 }
@@ -56,16 +57,16 @@ function reflectionConfigFrom(env: NodeJS.ProcessEnv): ReflectionSchedulerConfig
 /** Reads the documented environment variables (README, "Configuration"). */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SettingError(`PORT must be a port number, got "${env.PORT}"`);
   const dataDir = env.ENGRAM_DATA_DIR ?? "./data";
   const authCacheMs = Number(env.ENGRAM_AUTH_CACHE_MS ?? DEFAULT_AUTH_CACHE_MS);
-  if (!Number.isInteger(authCacheMs) || authCacheMs < 0) throw new Error(`ENGRAM_AUTH_CACHE_MS must be a whole number of milliseconds, got "${env.ENGRAM_AUTH_CACHE_MS}"`);
+  if (!Number.isInteger(authCacheMs) || authCacheMs < 0) throw new SettingError(`ENGRAM_AUTH_CACHE_MS must be a whole number of milliseconds, got "${env.ENGRAM_AUTH_CACHE_MS}"`);
   return {
     port,
     host: env.HOST ?? "0.0.0.0",
     dataDir,
     database: databaseConfigFrom(env.DATABASE_URL, dataDir, env.ENGRAM_DB_BUSY_TIMEOUT_MS),
-    logLevel: env.LOG_LEVEL ?? "info",
+    logLevel: logLevelFrom(env.LOG_LEVEL),
     authCacheMs,
     embeddings: embeddingsConfigFrom(env),
     inference: inferenceConfigFrom(env),
@@ -77,6 +78,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   };
 }
 
+/** pino's levels, most verbose first; `silent` writes nothing. */
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+
+function logLevelFrom(value: string | undefined): string {
+  if (value === undefined || value === "") return "info";
+  if (!LOG_LEVELS.includes(value)) throw new SettingError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${value}"`);
+  return value;
+}
+
 /** The most workers one `engram serve` forks: more than the cores only adds switching. */
 export const MAX_WORKERS = 64;
 
@@ -84,7 +94,7 @@ export const MAX_WORKERS = 64;
 export function workersFrom(value: string | undefined, name: string): number {
   if (value === undefined || value === "") return availableParallelism();
   const workers = Number(value);
-  if (!/^\d+$/.test(value) || workers < 1 || workers > MAX_WORKERS) throw new Error(`${name} must be a whole number from 1 to ${MAX_WORKERS}, got "${value}"`);
+  if (!/^\d+$/.test(value) || workers < 1 || workers > MAX_WORKERS) throw new SettingError(`${name} must be a whole number from 1 to ${MAX_WORKERS}, got "${value}"`);
   return workers;
 }
 
@@ -93,7 +103,7 @@ function consoleDirFrom(env: NodeJS.ProcessEnv): string | null {
   const setting = env.ENGRAM_CONSOLE_DIR;
   if (setting === "off") return null;
   if (setting !== undefined) {
-    if (!existsSync(join(setting, "index.html"))) throw new Error(`ENGRAM_CONSOLE_DIR must be a built console (a folder with index.html), got "${setting}"`);
+    if (!existsSync(join(setting, "index.html"))) throw new SettingError(`ENGRAM_CONSOLE_DIR must be a built console (a folder with index.html), got "${setting}"`);
     return resolve(setting);
   }
   return builtConsoleDir();

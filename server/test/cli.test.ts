@@ -156,11 +156,35 @@ describe("engram CLI", () => {
     await expect(engram("org", "list", "--colour")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--colour") });
   });
 
+  it.each([
+    [{ PORT: "http" }, [], 'PORT must be a port number, got "http"'],
+    [{ ENGRAM_WORKERS: "0" }, [], 'ENGRAM_WORKERS must be a whole number from 1 to 64, got "0"'],
+    [{}, ["--workers", "lots"], '--workers must be a whole number from 1 to 64, got "lots"'],
+    [{ LOG_LEVEL: "loud" }, [], 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
+    [{ ENGRAM_RATE_LIMITS: "free.chat=5" }, [], 'ENGRAM_RATE_LIMITS: cannot read "free.chat=5"'],
+    [{ ENGRAM_UPSTREAM_BASE_URL: "ftp://models.example" }, [], 'ENGRAM_UPSTREAM_BASE_URL must be an http(s) URL, got "ftp://models.example"'],
+  ])("refuses to serve with a setting it cannot read (%o %o), in one line with status 2", async (settings, options, told) => {
+    const saved = env;
+    env = { ...env, ...settings };
+    try {
+      const failure = await engram("serve", ...options).then(
+        () => expect.unreachable("served with a setting it cannot read"),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure.code).toBe(2);
+      expect(failure.stderr).toMatch(/^engram: [^\n]*\n$/);
+      expect(failure.stderr).toContain(told);
+    } finally {
+      env = saved;
+    }
+  });
+
   it("reports any other failure with status 1", async () => {
     const saved = env;
-    env = { ...env, PORT: "http" };
+    // Nothing listens on port 1 of this machine: the database cannot be reached.
+    env = { ...env, DATABASE_URL: "postgres://engram@127.0.0.1:1/engram" };
     try {
-      await expect(engram("org", "list")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('PORT must be a port number, got "http"') });
+      await expect(engram("org", "list")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("ECONNREFUSED") });
     } finally {
       env = saved;
     }

@@ -2,7 +2,7 @@ import { parseArgs, inspect } from "node:util";
 import { configFromEnv, workersFrom } from "../config";
 import { migrate } from "../db/migrations";
 import { openStore } from "../db/store";
-import { AppError } from "../domain/kernel/errors";
+import { AppError, SettingError } from "../domain/kernel/errors";
 import { createServices } from "../services";
 import * as admin from "./admin";
 import * as assistants from "./assistants";
@@ -94,7 +94,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     return 0;
   } catch (error) {
     const parseError = error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
-    if (error instanceof UsageError || error instanceof AppError || parseError) {
+    if (error instanceof UsageError || error instanceof SettingError || error instanceof AppError || parseError) {
       io.err(`engram: ${error.message}`);
       return 2;
     }

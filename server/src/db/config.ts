@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { SettingError } from "../domain/kernel/errors";
 
 export type DatabaseConfig = (
   | { provider: "sqlite"; file: string }
@@ -25,6 +26,6 @@ export function databaseConfigFrom(databaseUrl: string | undefined, dataDir: str
 
 function parseBusyTimeout(value: string): number {
   const ms = Number(value);
-  if (value.trim() === "" || !Number.isInteger(ms) || ms < 0) throw new Error(`ENGRAM_DB_BUSY_TIMEOUT_MS must be a whole number of milliseconds, got "${value}"`);
+  if (value.trim() === "" || !Number.isInteger(ms) || ms < 0) throw new SettingError(`ENGRAM_DB_BUSY_TIMEOUT_MS must be a whole number of milliseconds, got "${value}"`);
   return ms;
 }

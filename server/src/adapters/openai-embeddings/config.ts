@@ -1,4 +1,5 @@
 import type { EmbeddingsConfig } from "./openai-embedder";
+import { SettingError } from "../../domain/kernel/errors";
 
 export interface SemanticConfig extends EmbeddingsConfig {
   /** ENGRAM_EMBEDDINGS_MIN_SIMILARITY: the cosine below which a neighbour is not offered. */
@@ -7,7 +8,7 @@ export interface SemanticConfig extends EmbeddingsConfig {
 
 function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, valid: (n: number) => boolean): number {
   const value = Number(env[name] ?? fallback);
-  if (!valid(value)) throw new Error(`${name} is out of range, got "${env[name]}"`);
+  if (!valid(value)) throw new SettingError(`${name} is out of range, got "${env[name]}"`);
   return value;
 }
 
@@ -15,7 +16,7 @@ function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, vali
 export function embeddingsConfigFrom(env: NodeJS.ProcessEnv): SemanticConfig | null {
   const baseUrl = env.ENGRAM_EMBEDDINGS_URL;
   if (!baseUrl) return null;
-  if (!URL.canParse(baseUrl)) throw new Error(`ENGRAM_EMBEDDINGS_URL must be a URL, got "${baseUrl}"`);
+  if (!URL.canParse(baseUrl)) throw new SettingError(`ENGRAM_EMBEDDINGS_URL must be a URL, got "${baseUrl}"`);
   const dimensions = env.ENGRAM_EMBEDDINGS_DIMENSIONS ? numberFrom(env, "ENGRAM_EMBEDDINGS_DIMENSIONS", 0, (n) => Number.isInteger(n) && n > 0) : null;
   return {
     baseUrl,

@@ -1,4 +1,5 @@
 import { DEFAULT_MODEL_ID } from "@engram/contract";
+import { SettingError } from "../../domain/kernel/errors";
 
 export interface UpstreamConfig {
   /** The OpenAI-compatible API's base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1. */
@@ -30,13 +31,13 @@ export function inferenceConfigFrom(env: NodeJS.ProcessEnv): InferenceConfig {
   const baseUrl = env.ENGRAM_UPSTREAM_BASE_URL?.trim();
   if (!baseUrl) return { modelId, upstream: null };
   if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
-    throw new Error(`ENGRAM_UPSTREAM_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+    throw new SettingError(`ENGRAM_UPSTREAM_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
   }
   const model = env.ENGRAM_UPSTREAM_MODEL?.trim();
-  if (!model) throw new Error("ENGRAM_UPSTREAM_MODEL must name the upstream's model when ENGRAM_UPSTREAM_BASE_URL is set");
+  if (!model) throw new SettingError("ENGRAM_UPSTREAM_MODEL must name the upstream's model when ENGRAM_UPSTREAM_BASE_URL is set");
   const timeoutMs = Number(env.ENGRAM_UPSTREAM_TIMEOUT_MS ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-    throw new Error(`ENGRAM_UPSTREAM_TIMEOUT_MS must be a positive whole number of milliseconds, got "${env.ENGRAM_UPSTREAM_TIMEOUT_MS}"`);
+    throw new SettingError(`ENGRAM_UPSTREAM_TIMEOUT_MS must be a positive whole number of milliseconds, got "${env.ENGRAM_UPSTREAM_TIMEOUT_MS}"`);
   }
   return { modelId, upstream: { baseUrl, apiKey: env.ENGRAM_UPSTREAM_API_KEY || null, model, timeoutMs } };
 }

@@ -24,3 +24,14 @@ export class DuplicateKeyError extends Error {
     this.name = "DuplicateKeyError";
   }
 }
+
+/**
+ * A setting the process was started with (an environment variable, or a command-line option) that cannot be read:
+ * reported in one line naming the setting, with exit status 2, as other mistakes in how a command was called.
+ */
+export class SettingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingError";
+  }
+}

@@ -1,5 +1,6 @@
 import { type TEnvironment, ZEnvironment } from "@engram/contract";
 import { type Plan, plans } from "../access/records";
+import { SettingError } from "../kernel/errors";
 
 /**
  * Route groups are counted separately: memory reads and writes, event ingestion, the inference gateway, and
@@ -59,7 +60,7 @@ export function parseRateLimitSetting(text: string | undefined): RateLimitOverri
     const [, plan, group, environment, limit] = match ?? [];
     const known = <T extends string>(value: string | undefined, allowed: readonly T[]): value is T | "*" => value === "*" || allowed.includes(value as T);
     if (!match || !known(plan, plans) || !known(group, routeGroups) || (environment !== undefined && !known(environment, environments))) {
-      throw new Error(
+      throw new SettingError(
         `ENGRAM_RATE_LIMITS: cannot read "${entry.trim()}"; write plan.group[.environment]=N with plan ${plans.join("|")}, ` +
           `group ${routeGroups.join("|")}, environment ${environments.join("|")}, or * for any`,
       );
