@@ -55,9 +55,12 @@ function reflectionConfigFrom(env: NodeJS.ProcessEnv): ReflectionSchedulerConfig
 }
 
 /** Reads the documented environment variables (README, "Configuration"). */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const port = Number(env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SettingError(`PORT must be a port number, got "${env.PORT}"`);
+export function configFromEnv(environment: NodeJS.ProcessEnv = process.env): ServerConfig {
+  // A variable set to nothing (`PORT=` in an environment file) means its default, as if unset.
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ""));
+  const portSetting = env.PORT ?? "8787";
+  if (!/^\d+$/.test(portSetting) || Number(portSetting) > 65535) throw new SettingError(`PORT must be a port number, got "${env.PORT}"`);
+  const port = Number(portSetting);
   const dataDir = env.ENGRAM_DATA_DIR ?? "./data";
   const authCacheMs = Number(env.ENGRAM_AUTH_CACHE_MS ?? DEFAULT_AUTH_CACHE_MS);
   if (!Number.isInteger(authCacheMs) || authCacheMs < 0) throw new SettingError(`ENGRAM_AUTH_CACHE_MS must be a whole number of milliseconds, got "${env.ENGRAM_AUTH_CACHE_MS}"`);
@@ -82,7 +85,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
 function logLevelFrom(value: string | undefined): string {
-  if (value === undefined || value === "") return "info";
+  if (value === undefined) return "info";
   if (!LOG_LEVELS.includes(value)) throw new SettingError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${value}"`);
   return value;
 }
