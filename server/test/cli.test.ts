@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { dirname } from "node:path";
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, startServerOn, temporaryDirectory } from "@engram/test-support";
 import { runCli } from "../src/cli/run";
@@ -156,6 +157,20 @@ describe("engram CLI", () => {
     await expect(engram("org", "list", "--colour")).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--colour") });
   });
 
+  /** What `engram …args` reports, run with `settings` over the test's own: it must fail. */
+  async function failureWith(settings: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stderr: string }> {
+    const saved = env;
+    env = { ...env, ...settings };
+    try {
+      return await engram(...args).then(
+        () => expect.unreachable(`engram ${args.join(" ")} succeeded`),
+        (error: { code: number; stderr: string }) => error,
+      );
+    } finally {
+      env = saved;
+    }
+  }
+
   it.each([
     [{ PORT: "http" }, [], 'PORT must be a port number, got "http"'],
     [{ ENGRAM_WORKERS: "0" }, [], 'ENGRAM_WORKERS must be a whole number from 1 to 64, got "0"'],
@@ -164,29 +179,26 @@ describe("engram CLI", () => {
     [{ ENGRAM_RATE_LIMITS: "free.chat=5" }, [], 'ENGRAM_RATE_LIMITS: cannot read "free.chat=5"'],
     [{ ENGRAM_UPSTREAM_BASE_URL: "ftp://models.example" }, [], 'ENGRAM_UPSTREAM_BASE_URL must be an http(s) URL, got "ftp://models.example"'],
   ])("refuses to serve with a setting it cannot read (%o %o), in one line with status 2", async (settings, options, told) => {
-    const saved = env;
-    env = { ...env, ...settings };
-    try {
-      const failure = await engram("serve", ...options).then(
-        () => expect.unreachable("served with a setting it cannot read"),
-        (error: { code: number; stderr: string }) => error,
-      );
-      expect(failure.code).toBe(2);
-      expect(failure.stderr).toMatch(/^engram: [^\n]*\n$/);
-      expect(failure.stderr).toContain(told);
-    } finally {
-      env = saved;
-    }
+    const failure = await failureWith(settings, "serve", ...options);
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toMatch(/^engram: [^\n]*\n$/);
+    expect(failure.stderr).toContain(told);
   });
 
-  it("reports any other failure with status 1", async () => {
-    const saved = env;
-    // Nothing listens on port 1 of this machine: the database cannot be reached.
-    env = { ...env, DATABASE_URL: "postgres://engram@127.0.0.1:1/engram" };
-    try {
-      await expect(engram("org", "list")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("ECONNREFUSED") });
-    } finally {
-      env = saved;
-    }
+  it("says in one line, with status 1, which Postgres it cannot reach and why, never the password", async () => {
+    // Nothing listens on port 1 of this machine.
+    expect(await failureWith({ DATABASE_URL: "postgres://engram:s3cret@127.0.0.1:1/engram" }, "org", "list")).toMatchObject({
+      code: 1,
+      stderr: "engram: cannot open the database at postgres://engram@127.0.0.1:1/engram: connect ECONNREFUSED 127.0.0.1:1\n",
+    });
+  });
+
+  it("says in one line, with status 1, that the SQLite file is not a database", async () => {
+    const dataDir = temporaryDirectory("engram-cli-");
+    writeFileSync(join(dataDir, "engram.db"), "Not a database, though named like one.\n");
+    expect(await failureWith({ DATABASE_URL: "", ENGRAM_DATA_DIR: dataDir }, "org", "list")).toMatchObject({
+      code: 1,
+      stderr: `engram: cannot open the database at ${join(dataDir, "engram.db")}: file is not a database\n`,
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { parseArgs, inspect } from "node:util";
 import { configFromEnv, workersFrom } from "../config";
-import { migrate } from "../db/migrations";
+import { DatabaseOpenError, migrate } from "../db/migrations";
 import { openStore } from "../db/store";
 import { AppError, SettingError } from "../domain/kernel/errors";
 import { createServices } from "../services";
@@ -97,6 +97,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (error instanceof UsageError || error instanceof SettingError || error instanceof AppError || parseError) {
       io.err(`engram: ${error.message}`);
       return 2;
+    }
+    // Not a mistake in the call (the database may be down a while), but nothing of the stack would help either.
+    if (error instanceof DatabaseOpenError) {
+      io.err(`engram: ${error.message}`);
+      return 1;
     }
     io.err(inspect(error));
     return 1;

@@ -51,19 +51,59 @@ export function loadMigrations(provider: DatabaseConfig["provider"]): Migration[
     });
 }
 
+/** The database the settings name could not be opened (unreachable, refused, or not a database): where and why. */
+export class DatabaseOpenError extends Error {
+  constructor(config: DatabaseConfig, cause: unknown) {
+    super(`cannot open the database at ${whereIs(config)}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = "DatabaseOpenError";
+  }
+}
+
+/** The database file, or the Postgres URL without its password (the message may reach logs and terminals). */
+function whereIs(config: DatabaseConfig): string {
+  if (config.provider === "sqlite") return config.file;
+  if (!URL.canParse(config.url)) return "the DATABASE_URL given";
+  const url = new URL(config.url);
+  url.password = "";
+  return url.toString();
+}
+
+/** The first contact with the database, its failure told as a DatabaseOpenError. */
+async function opened<T>(config: DatabaseConfig, open: () => T | Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    throw new DatabaseOpenError(config, error);
+  }
+}
+
 /** Applies pending migrations; `upTo` stops after the named one (for upgrade tests). */
 export async function migrate(config: DatabaseConfig, options: { upTo?: string } = {}): Promise<MigrationResult> {
   const all = loadMigrations(config.provider);
   const migrations = options.upTo ? all.slice(0, all.findIndex((m) => m.name === options.upTo) + 1) : all;
   if (migrations.length === 0) throw new Error(`no migration named ${options.upTo}`);
-  return config.provider === "sqlite" ? migrateSqlite(config.file, migrations) : migratePostgres(config.url, migrations);
+  if (config.provider === "postgres") {
+    const client = new pg.Client({ connectionString: config.url });
+    await opened(config, () => client.connect());
+    return migratePostgres(client, migrations);
+  }
+  const db = await opened(config, () => {
+    mkdirSync(dirname(config.file), { recursive: true });
+    const file = new Database(config.file, { timeout: 10_000 });
+    try {
+      // The first statement reads the file: one that is not a database fails here.
+      file.pragma("journal_mode = WAL");
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+    return file;
+  });
+  return migrateSqlite(db, migrations);
 }
 
-function migrateSqlite(file: string, migrations: Migration[]): MigrationResult {
-  mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, { timeout: 10_000 });
+function migrateSqlite(db: Database.Database, migrations: Migration[]): MigrationResult {
   try {
-    db.pragma("journal_mode = WAL");
     // Prisma's SQLite migrations rebuild tables (create, copy, drop, rename). With foreign keys on,
     // dropping a parent table would cascade-delete its children, and the pragma cannot change inside a
     // transaction, so it is turned off here and integrity is checked before each migration commits.
@@ -96,9 +136,7 @@ function migrateSqlite(file: string, migrations: Migration[]): MigrationResult {
   }
 }
 
-async function migratePostgres(url: string, migrations: Migration[]): Promise<MigrationResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+async function migratePostgres(client: pg.Client, migrations: Migration[]): Promise<MigrationResult> {
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
     await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
