@@ -122,7 +122,7 @@ async function serveHttp(services: Services, config: ServerConfig, logger: Logge
   const { port } = server.address() as AddressInfo;
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     async close() {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections become idle as their last response ends; close each as soon as it does.

@@ -350,6 +350,13 @@ describe("engram serve where it cannot listen", () => {
     );
   }, 60_000);
 
+  it.each([1, WORKERS])("with %i worker(s), on a HOST that can be no address (a name longer than names may be), says so in one line and exits 2", async (workers) => {
+    const host = "a".repeat(300);
+    expect(await refusedStart(workers, { HOST: host })).toBe(
+      `engram: ${host}:0: HOST is not an address of this machine; set it to one (127.0.0.1 for this machine alone, 0.0.0.0 for every interface).`,
+    );
+  }, 60_000);
+
   it.each([1, WORKERS])("with %i worker(s), on a HOST name nothing resolves, says so in one line and exits 2", async (workers) => {
     // Reserved never to resolve (RFC 6761); a name service that does not answer at all is told apart.
     const told = await refusedStart(workers, { HOST: "engram-test.invalid" });

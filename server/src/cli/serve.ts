@@ -73,6 +73,7 @@ function listenFailure(error: unknown, config: ServerConfig): unknown {
     case "EACCES":
       return new UsageError(`${address} needs privileges this process lacks (ports below 1024 usually do): set PORT to 1024 or above.`);
     case "EADDRNOTAVAIL":
+    case "EINVAL":
       return new UsageError(`${address}: HOST is not an address of this machine; set it to one (127.0.0.1 for this machine alone, 0.0.0.0 for every interface).`);
     case "ENOTFOUND":
       return new UsageError(`HOST=${config.host} cannot be resolved to an address; set HOST to an address (127.0.0.1 for this machine alone, 0.0.0.0 for every interface) or a name this machine resolves.`);
