@@ -1,5 +1,6 @@
 import { DEFAULT_SESSION_POLICY, type SessionPolicy } from "./domain/people/sessions";
 import { SettingError } from "./domain/kernel/errors";
+import { wholeNumberSetting } from "./settings";
 
 /** How the session-backed `/api` routes behave: session lifetimes, the cookie, and which origins may change things. */
 export interface ApplicationConfig {
@@ -12,13 +13,9 @@ export interface ApplicationConfig {
   admin: { email: string; password: string | null };
 }
 
-function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const value = env[name];
-  if (value === undefined || value === "") return fallback;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new SettingError(`${name} must be a positive number, got "${value}"`);
-  return parsed;
-}
+/** A session lasts at most a year, idle or not: a longer setting is surely a mistake, and a far longer one no date. */
+const MINUTES_A_YEAR = 525_600;
+const HOURS_A_YEAR = 8_760;
 
 export function applicationConfigFrom(env: NodeJS.ProcessEnv): ApplicationConfig {
   const cookieSecure = env.ENGRAM_COOKIE_SECURE ?? "auto";
@@ -31,8 +28,8 @@ export function applicationConfigFrom(env: NodeJS.ProcessEnv): ApplicationConfig
   }
   return {
     sessions: {
-      idleMs: positiveNumber(env, "ENGRAM_SESSION_IDLE_MINUTES", DEFAULT_SESSION_POLICY.idleMs / 60_000) * 60_000,
-      absoluteMs: positiveNumber(env, "ENGRAM_SESSION_MAX_HOURS", DEFAULT_SESSION_POLICY.absoluteMs / 3_600_000) * 3_600_000,
+      idleMs: wholeNumberSetting(env, "ENGRAM_SESSION_IDLE_MINUTES", DEFAULT_SESSION_POLICY.idleMs / 60_000, { min: 1, max: MINUTES_A_YEAR, unit: "minutes" }) * 60_000,
+      absoluteMs: wholeNumberSetting(env, "ENGRAM_SESSION_MAX_HOURS", DEFAULT_SESSION_POLICY.absoluteMs / 3_600_000, { min: 1, max: HOURS_A_YEAR, unit: "hours" }) * 3_600_000,
       throttle: DEFAULT_SESSION_POLICY.throttle,
     },
     cookieSecure,

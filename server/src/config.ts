@@ -9,6 +9,7 @@ import { DEFAULT_AUTH_CACHE_MS } from "./domain/access/access-tokens";
 import { type ApplicationConfig, applicationConfigFrom } from "./application-config";
 import { builtConsoleDir } from "./console-location";
 import { SettingError } from "./domain/kernel/errors";
+import { MAX_TIMER_MS, wholeNumberSetting } from "./settings";
 
 export interface ServerConfig {
   port: number;
@@ -47,10 +48,7 @@ export const DEFAULT_REFLECTION_TICK_MS = 60_000;
 function reflectionConfigFrom(env: NodeJS.ProcessEnv): ReflectionSchedulerConfig {
   const mode = env.ENGRAM_REFLECTION ?? "on";
   if (mode !== "on" && mode !== "off") throw new SettingError(`ENGRAM_REFLECTION must be on or off, got "${mode}"`);
-  const tickMs = Number(env.ENGRAM_REFLECTION_TICK_MS ?? DEFAULT_REFLECTION_TICK_MS);
-  if (!Number.isInteger(tickMs) || tickMs < 1) {
-    throw new SettingError(`ENGRAM_REFLECTION_TICK_MS must be a positive whole number of milliseconds, got "${env.ENGRAM_REFLECTION_TICK_MS}"`);
-  }
+  const tickMs = wholeNumberSetting(env, "ENGRAM_REFLECTION_TICK_MS", DEFAULT_REFLECTION_TICK_MS, { min: 1, max: MAX_TIMER_MS, unit: "milliseconds" });
   return { tickMs, startDue: mode === "on" };
 }
 
@@ -58,19 +56,14 @@ function reflectionConfigFrom(env: NodeJS.ProcessEnv): ReflectionSchedulerConfig
 export function configFromEnv(environment: NodeJS.ProcessEnv = process.env): ServerConfig {
   // A variable set to nothing (`PORT=` in an environment file) means its default, as if unset.
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ""));
-  const portSetting = env.PORT ?? "8787";
-  if (!/^\d+$/.test(portSetting) || Number(portSetting) > 65535) throw new SettingError(`PORT must be a port number, got "${env.PORT}"`);
-  const port = Number(portSetting);
   const dataDir = env.ENGRAM_DATA_DIR ?? "./data";
-  const authCacheMs = Number(env.ENGRAM_AUTH_CACHE_MS ?? DEFAULT_AUTH_CACHE_MS);
-  if (!Number.isInteger(authCacheMs) || authCacheMs < 0) throw new SettingError(`ENGRAM_AUTH_CACHE_MS must be a whole number of milliseconds, got "${env.ENGRAM_AUTH_CACHE_MS}"`);
   return {
-    port,
+    port: wholeNumberSetting(env, "PORT", 8787, { min: 0, max: 65_535 }),
     host: env.HOST ?? "0.0.0.0",
     dataDir,
-    database: databaseConfigFrom(env.DATABASE_URL, dataDir, env.ENGRAM_DB_BUSY_TIMEOUT_MS),
+    database: databaseConfigFrom(env, dataDir),
     logLevel: logLevelFrom(env.LOG_LEVEL),
-    authCacheMs,
+    authCacheMs: wholeNumberSetting(env, "ENGRAM_AUTH_CACHE_MS", DEFAULT_AUTH_CACHE_MS, { min: 0, max: MAX_TIMER_MS, unit: "milliseconds" }),
     embeddings: embeddingsConfigFrom(env),
     inference: inferenceConfigFrom(env),
     rateLimits: parseRateLimitSetting(env.ENGRAM_RATE_LIMITS),
@@ -95,7 +88,7 @@ export const MAX_WORKERS = 64;
 
 /** A worker count as written (ENGRAM_WORKERS, `--workers`); one per core when absent. */
 export function workersFrom(value: string | undefined, name: string): number {
-  if (value === undefined || value === "") return availableParallelism();
+  if (value === undefined) return availableParallelism();
   const workers = Number(value);
   if (!/^\d+$/.test(value) || workers < 1 || workers > MAX_WORKERS) throw new SettingError(`${name} must be a whole number from 1 to ${MAX_WORKERS}, got "${value}"`);
   return workers;

@@ -172,7 +172,7 @@ describe("engram CLI", () => {
   }
 
   it.each([
-    [{ PORT: "http" }, [], 'PORT must be a port number, got "http"'],
+    [{ PORT: "http" }, [], 'PORT must be a whole number from 0 to 65535, got "http"'],
     [{ ENGRAM_WORKERS: "0" }, [], 'ENGRAM_WORKERS must be a whole number from 1 to 64, got "0"'],
     [{}, ["--workers", "lots"], '--workers must be a whole number from 1 to 64, got "lots"'],
     [{ LOG_LEVEL: "loud" }, [], 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
@@ -191,6 +191,13 @@ describe("engram CLI", () => {
       code: 1,
       stderr: "engram: cannot open the database at postgres://engram@127.0.0.1:1/engram: connect ECONNREFUSED 127.0.0.1:1\n",
     });
+  });
+
+  it.each([
+    ["postgres://127.0.0.1:1/engram?password=s3cret", "postgres://127.0.0.1:1/engram?password=redacted: connect ECONNREFUSED 127.0.0.1:1"],
+    ["postgres://engram:p#s3cret@127.0.0.1:1/engram", "(not a URL): Invalid URL"],
+  ])("never shows a password, however the URL holds it (%s)", async (url, told) => {
+    expect(await failureWith({ DATABASE_URL: url }, "migrate")).toMatchObject({ code: 1, stderr: `engram: cannot open the database at ${told}\n` });
   });
 
   it("says in one line, with status 1, that the SQLite file is not a database", async () => {

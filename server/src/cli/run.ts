@@ -93,15 +93,15 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     await dispatch(argv, io);
     return 0;
   } catch (error) {
+    // Not a mistake in the call (the database may be down a while), but nothing of the stack would help either.
+    if (error instanceof DatabaseOpenError || (error instanceof AppError && error.code === "service_unavailable")) {
+      io.err(`engram: ${error.message}`);
+      return 1;
+    }
     const parseError = error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
     if (error instanceof UsageError || error instanceof SettingError || error instanceof AppError || parseError) {
       io.err(`engram: ${error.message}`);
       return 2;
-    }
-    // Not a mistake in the call (the database may be down a while), but nothing of the stack would help either.
-    if (error instanceof DatabaseOpenError) {
-      io.err(`engram: ${error.message}`);
-      return 1;
     }
     io.err(inspect(error));
     return 1;

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import pg from "pg";
-import type { DatabaseConfig } from "./config";
+import { type DatabaseConfig, redactedUrl } from "./config";
 
 /**
  * Applies the SQL migrations that `prisma migrate diff` produced, one folder per provider, and records
@@ -26,6 +26,8 @@ export interface MigrationResult {
 }
 
 const MIGRATION_LOCK_ID = 72_616_913; // any constant; names this runner's advisory lock
+/** A server that accepts the connection but never answers (or a network that drops it) fails the start after this. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export function migrationsDir(provider: DatabaseConfig["provider"]): string {
   // Found by walking up from this module so the same code works from src/ and from the bundled dist/.
@@ -60,50 +62,26 @@ export class DatabaseOpenError extends Error {
 }
 
 /** The database file, or the Postgres URL without its password (the message may reach logs and terminals). */
-function whereIs(config: DatabaseConfig): string {
-  if (config.provider === "sqlite") return config.file;
-  if (!URL.canParse(config.url)) return "the DATABASE_URL given";
-  const url = new URL(config.url);
-  url.password = "";
-  return url.toString();
-}
-
-/** The first contact with the database, its failure told as a DatabaseOpenError. */
-async function opened<T>(config: DatabaseConfig, open: () => T | Promise<T>): Promise<T> {
-  try {
-    return await open();
-  } catch (error) {
-    throw new DatabaseOpenError(config, error);
-  }
-}
+const whereIs = (config: DatabaseConfig): string => (config.provider === "sqlite" ? config.file : redactedUrl(config.url));
 
 /** Applies pending migrations; `upTo` stops after the named one (for upgrade tests). */
 export async function migrate(config: DatabaseConfig, options: { upTo?: string } = {}): Promise<MigrationResult> {
   const all = loadMigrations(config.provider);
   const migrations = options.upTo ? all.slice(0, all.findIndex((m) => m.name === options.upTo) + 1) : all;
   if (migrations.length === 0) throw new Error(`no migration named ${options.upTo}`);
-  if (config.provider === "postgres") {
-    const client = new pg.Client({ connectionString: config.url });
-    await opened(config, () => client.connect());
-    return migratePostgres(client, migrations);
+  // The first contact with the database: whatever stops it (unreachable, not a database, locked, refused) is told so.
+  try {
+    return config.provider === "sqlite" ? migrateSqlite(config.file, migrations) : await migratePostgres(config.url, migrations);
+  } catch (error) {
+    throw new DatabaseOpenError(config, error);
   }
-  const db = await opened(config, () => {
-    mkdirSync(dirname(config.file), { recursive: true });
-    const file = new Database(config.file, { timeout: 10_000 });
-    try {
-      // The first statement reads the file: one that is not a database fails here.
-      file.pragma("journal_mode = WAL");
-    } catch (error) {
-      file.close();
-      throw error;
-    }
-    return file;
-  });
-  return migrateSqlite(db, migrations);
 }
 
-function migrateSqlite(db: Database.Database, migrations: Migration[]): MigrationResult {
+function migrateSqlite(file: string, migrations: Migration[]): MigrationResult {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, { timeout: 10_000 });
   try {
+    db.pragma("journal_mode = WAL");
     // Prisma's SQLite migrations rebuild tables (create, copy, drop, rename). With foreign keys on,
     // dropping a parent table would cascade-delete its children, and the pragma cannot change inside a
     // transaction, so it is turned off here and integrity is checked before each migration commits.
@@ -136,7 +114,9 @@ function migrateSqlite(db: Database.Database, migrations: Migration[]): Migratio
   }
 }
 
-async function migratePostgres(client: pg.Client, migrations: Migration[]): Promise<MigrationResult> {
+async function migratePostgres(url: string, migrations: Migration[]): Promise<MigrationResult> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
     await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (

@@ -1,5 +1,6 @@
 import { DEFAULT_MODEL_ID } from "@engram/contract";
 import { SettingError } from "../../domain/kernel/errors";
+import { httpUrlSetting, MAX_TIMER_MS, wholeNumberSetting } from "../../settings";
 
 export interface UpstreamConfig {
   /** The OpenAI-compatible API's base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1. */
@@ -28,16 +29,10 @@ export const defaultInferenceConfig: InferenceConfig = { modelId: DEFAULT_MODEL_
  */
 export function inferenceConfigFrom(env: NodeJS.ProcessEnv): InferenceConfig {
   const modelId = env.ENGRAM_MODEL_ID?.trim() || DEFAULT_MODEL_ID;
-  const baseUrl = env.ENGRAM_UPSTREAM_BASE_URL?.trim();
+  const baseUrl = httpUrlSetting(env, "ENGRAM_UPSTREAM_BASE_URL");
   if (!baseUrl) return { modelId, upstream: null };
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
-    throw new SettingError(`ENGRAM_UPSTREAM_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
-  }
   const model = env.ENGRAM_UPSTREAM_MODEL?.trim();
   if (!model) throw new SettingError("ENGRAM_UPSTREAM_MODEL must name the upstream's model when ENGRAM_UPSTREAM_BASE_URL is set");
-  const timeoutMs = Number(env.ENGRAM_UPSTREAM_TIMEOUT_MS ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-    throw new SettingError(`ENGRAM_UPSTREAM_TIMEOUT_MS must be a positive whole number of milliseconds, got "${env.ENGRAM_UPSTREAM_TIMEOUT_MS}"`);
-  }
+  const timeoutMs = wholeNumberSetting(env, "ENGRAM_UPSTREAM_TIMEOUT_MS", DEFAULT_UPSTREAM_TIMEOUT_MS, { min: 1, max: MAX_TIMER_MS, unit: "milliseconds" });
   return { modelId, upstream: { baseUrl, apiKey: env.ENGRAM_UPSTREAM_API_KEY || null, model, timeoutMs } };
 }
