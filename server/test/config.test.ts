@@ -39,6 +39,8 @@ describe("configFromEnv", () => {
   it("reads the embeddings' settings only as http(s) URLs and numbers in range", () => {
     const embeddings = { ENGRAM_EMBEDDINGS_URL: "http://127.0.0.1:9/v1" };
     expect(configFromEnv({ ...embeddings, ENGRAM_EMBEDDINGS_MIN_SIMILARITY: "-0.25", ENGRAM_EMBEDDINGS_DIMENSIONS: "512" }).embeddings).toMatchObject({ minSimilarity: -0.25, dimensions: 512 });
+    // A model named by blanks is no model: the default, as ENGRAM_MODEL_ID does.
+    expect(configFromEnv({ ...embeddings, ENGRAM_EMBEDDINGS_MODEL: " " }).embeddings?.model).toBe("text-embedding-3-small");
     for (const url of ["localhost:11434/v1", "ftp://models.example/v1", "javascript:alert(1)"]) {
       expect(() => configFromEnv({ ENGRAM_EMBEDDINGS_URL: url })).toThrow(`ENGRAM_EMBEDDINGS_URL must be an http(s) URL, got "${url}"`);
     }

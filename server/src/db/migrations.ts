@@ -53,7 +53,7 @@ export function loadMigrations(provider: DatabaseConfig["provider"]): Migration[
     });
 }
 
-/** The database the settings name could not be opened (unreachable, refused, or not a database): where and why. */
+/** The database the settings name could not be opened or brought up to date (unreachable, refused, not a database): where and why. */
 export class DatabaseOpenError extends Error {
   constructor(config: DatabaseConfig, cause: unknown) {
     super(`cannot open the database at ${whereIs(config)}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });

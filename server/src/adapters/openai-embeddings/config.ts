@@ -17,7 +17,7 @@ export function embeddingsConfigFrom(env: NodeJS.ProcessEnv): SemanticConfig | n
   return {
     baseUrl,
     apiKey: env.ENGRAM_EMBEDDINGS_API_KEY ?? null,
-    model: env.ENGRAM_EMBEDDINGS_MODEL ?? "text-embedding-3-small",
+    model: env.ENGRAM_EMBEDDINGS_MODEL?.trim() || "text-embedding-3-small",
     dimensions,
     timeoutMs: wholeNumberSetting(env, "ENGRAM_EMBEDDINGS_TIMEOUT_MS", 10_000, { min: 1, max: MAX_TIMER_MS, unit: "milliseconds" }),
     minSimilarity: decimalSetting(env, "ENGRAM_EMBEDDINGS_MIN_SIMILARITY", 0.3, { min: -1, max: 1 }),
