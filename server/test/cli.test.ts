@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, startServerOn, temporaryDirectory } from "@engram/test-support";
@@ -199,6 +200,20 @@ describe("engram CLI", () => {
   ])("never shows a password, however the URL holds it (%s)", async (url, told) => {
     expect(await failureWith({ DATABASE_URL: url }, "migrate")).toMatchObject({ code: 1, stderr: `engram: cannot open the database at ${told}\n` });
   });
+
+  it("gives up on a Postgres that takes the connection but never answers, and says so in one line", async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      expect(await failureWith({ DATABASE_URL: `postgres://engram@127.0.0.1:${port}/engram` }, "migrate")).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(new RegExp(`^engram: cannot open the database at postgres://engram@127\\.0\\.0\\.1:${port}/engram: [^\\n]*timeout[^\\n]*\\n$`)),
+      });
+    } finally {
+      silent.close();
+    }
+  }, 30_000);
 
   it("says in one line, with status 1, that the SQLite file is not a database", async () => {
     const dataDir = temporaryDirectory("engram-cli-");
