@@ -46,10 +46,16 @@ export function postgresPool(config: Extract<DatabaseConfig, { provider: "postgr
   return new pg.Pool({ ...connectionSettings(config), max: config.poolSize ?? 10, options: "-c plan_cache_mode=force_custom_plan" });
 }
 
-/** Where every pool of a store connects, and how long it waits for a connection. */
+/**
+ * Opening a connection (TCP, TLS, authentication) takes a moment however short the busy timeout: below this the
+ * pool would fail to open any. pg reads a timeout of 0 as none at all, so 0 must not reach it either.
+ */
+const CONNECT_TIMEOUT_FLOOR_MS = 1_000;
+
+/** Where every pool of a store connects, and how long it waits for a connection (free, or newly opened). */
 const connectionSettings = (config: Extract<DatabaseConfig, { provider: "postgres" }>) => ({
   connectionString: config.url,
-  connectionTimeoutMillis: config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+  connectionTimeoutMillis: Math.max(config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, CONNECT_TIMEOUT_FLOOR_MS),
 });
 
 /** How the connections a store writes its batches on name themselves to Postgres (`pg_stat_activity`). */
