@@ -247,6 +247,6 @@ describe("reflection scheduler configuration", () => {
     expect(configFromEnv({}).reflection).toEqual({ tickMs: 60_000, startDue: true });
     expect(configFromEnv({ ENGRAM_REFLECTION: "off", ENGRAM_REFLECTION_TICK_MS: "5000" }).reflection).toEqual({ tickMs: 5_000, startDue: false });
     expect(() => configFromEnv({ ENGRAM_REFLECTION: "no" })).toThrow('ENGRAM_REFLECTION must be on or off, got "no"');
-    expect(() => configFromEnv({ ENGRAM_REFLECTION_TICK_MS: "0" })).toThrow("ENGRAM_REFLECTION_TICK_MS must be a positive whole number");
+    expect(() => configFromEnv({ ENGRAM_REFLECTION_TICK_MS: "0" })).toThrow('ENGRAM_REFLECTION_TICK_MS must be a whole number of milliseconds from 1 to 2147483647, got "0"');
   });
 });
