@@ -88,10 +88,7 @@ export const MAX_WORKERS = 64;
 
 /** A worker count as written (ENGRAM_WORKERS, `--workers`); one per core when absent. */
 export function workersFrom(value: string | undefined, name: string): number {
-  if (value === undefined) return availableParallelism();
-  const workers = Number(value);
-  if (!/^\d+$/.test(value) || workers < 1 || workers > MAX_WORKERS) throw new SettingError(`${name} must be a whole number from 1 to ${MAX_WORKERS}, got "${value}"`);
-  return workers;
+  return wholeNumberSetting({ [name]: value }, name, availableParallelism(), { min: 1, max: MAX_WORKERS });
 }
 
 /** `off` serves no console; a directory must hold a build (index.html); unset, the console package's build if there is one. */

@@ -122,7 +122,7 @@ async function serveHttp(services: Services, config: ServerConfig, logger: Logge
   const { port } = server.address() as AddressInfo;
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    url: `http://${hostAndPort(host, port)}`,
     async close() {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections become idle as their last response ends; close each as soon as it does.
@@ -174,4 +174,9 @@ function runBackground(services: Services, config: ServerConfig, logger: Logger,
 function once(close: () => Promise<void>): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => (closing ??= close());
+}
+
+/** `host:port` as URLs and addresses write it: an IPv6 address in brackets. */
+export function hostAndPort(host: string, port: number | string): string {
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }

@@ -4,7 +4,7 @@ import { createLogger } from "../logger";
 import cluster from "node:cluster";
 import { runPrimary } from "../cluster/primary";
 import { runWorker } from "../cluster/worker";
-import { startServer } from "../server";
+import { hostAndPort, startServer } from "../server";
 import { AppError } from "../domain/kernel/errors";
 import { checkNewPassword } from "../domain/people/passwords";
 import { normalizeEmail } from "../domain/people/users";
@@ -27,7 +27,7 @@ export async function serve(config: ServerConfig, out: (line: string) => void): 
   const server = await (workers > 1 ? runPrimary(config, workers, logger) : startServer(config, logger)).catch((error: unknown) => {
     throw listenFailure(error, config);
   });
-  const listen = listenAddress(config.host, server.url.slice(server.url.lastIndexOf(":") + 1));
+  const listen = hostAndPort(config.host, server.url.slice(server.url.lastIndexOf(":") + 1));
   const everyInterface = config.host === "0.0.0.0" || config.host === "::";
   const processes = workers > 1 ? ` (${workers} workers)` : "";
   logger.info(
@@ -60,13 +60,9 @@ export async function serve(config: ServerConfig, out: (line: string) => void): 
   process.on("SIGTERM", stop);
 }
 
-function listenAddress(host: string, port: string): string {
-  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
 /** A refused listen or an unresolvable HOST, told in terms of the settings that fix it; any other failure as it is. */
 function listenFailure(error: unknown, config: ServerConfig): unknown {
-  const address = listenAddress(config.host, String(config.port));
+  const address = hostAndPort(config.host, config.port);
   switch ((error as NodeJS.ErrnoException | null)?.code) {
     case "EADDRINUSE":
       return new UsageError(`${address} is in use by another process: stop that process, or set PORT to a free port.`);

@@ -14,6 +14,9 @@ const RESTART_DELAY_MS = 1_000;
 /** A replacement that cannot start (the database away a while) is tried again, each pause twice the last, up to this. */
 const RESTART_DELAY_MAX_MS = 30_000;
 
+/** The pause before a replacement, after `failures` replacements that could not start. */
+const restartPause = (failures: number) => Math.min(RESTART_DELAY_MS * 2 ** failures, RESTART_DELAY_MAX_MS);
+
 export interface RunningCluster {
   url: string;
   services: Services;
@@ -86,17 +89,16 @@ export async function runPrimary(config: ServerConfig, workers: number, logger: 
 
   /** Forks a replacement after a pause that doubles with each replacement that failed to start, until one starts. */
   const replace = (failures: number) => {
-    const pause = (count: number) => Math.min(RESTART_DELAY_MS * 2 ** count, RESTART_DELAY_MAX_MS);
     const retry = () => {
       if (stopping) return;
       fork().catch((err) => {
         // Ended by the server's own stop while it started: nothing to retry.
         if (stopping) return;
-        logger.error({ err, retryInMs: pause(failures + 1) }, "a replacement worker failed to start; trying again");
+        logger.error({ err, retryInMs: restartPause(failures + 1) }, "a replacement worker failed to start; trying again");
         replace(failures + 1);
       });
     };
-    setTimeout(retry, pause(failures)).unref();
+    setTimeout(retry, restartPause(failures)).unref();
   };
 
   const stopWorkers = async () => {
