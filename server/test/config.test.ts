@@ -49,6 +49,15 @@ describe("configFromEnv", () => {
     }
   });
 
+  it.each([
+    ["ENGRAM_EMBEDDINGS_TIMEOUT_MS", "10s"],
+    ["ENGRAM_EMBEDDINGS_DIMENSIONS", "0"],
+    ["ENGRAM_EMBEDDINGS_MIN_SIMILARITY", "0.3.1"],
+    ["ENGRAM_UPSTREAM_TIMEOUT_MS", "1e3"],
+  ])("refuses %s=%j even while its feature is off, not only once it is turned on", (name, value) => {
+    expect(() => configFromEnv({ [name]: value })).toThrow(new RegExp(`^${name} must be `));
+  });
+
   it("takes a postgres URL of any case for Postgres, and refuses any other DATABASE_URL rather than fall back to SQLite", () => {
     expect(configFromEnv({ DATABASE_URL: "POSTGRESQL://db.example/engram" }).database.provider).toBe("postgres");
     for (const url of ["mysql://root:s3cret@db.example/engram", "file:./engram.db", "postgres:/db.example/engram", " postgres://db.example/engram"]) {

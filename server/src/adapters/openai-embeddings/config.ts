@@ -12,14 +12,17 @@ const MAX_DIMENSIONS = 16_384;
 /** Semantic retrieval is on when ENGRAM_EMBEDDINGS_URL names an OpenAI-compatible API (README, "Configuration"). */
 export function embeddingsConfigFrom(env: NodeJS.ProcessEnv): SemanticConfig | null {
   const baseUrl = httpUrlSetting(env, "ENGRAM_EMBEDDINGS_URL");
-  if (!baseUrl) return null;
+  // Read even without a URL: a mistake in them is told now, not when semantic retrieval is turned on.
   const dimensions = env.ENGRAM_EMBEDDINGS_DIMENSIONS ? wholeNumberSetting(env, "ENGRAM_EMBEDDINGS_DIMENSIONS", 0, { min: 1, max: MAX_DIMENSIONS }) : null;
+  const timeoutMs = wholeNumberSetting(env, "ENGRAM_EMBEDDINGS_TIMEOUT_MS", 10_000, { min: 1, max: MAX_TIMER_MS, unit: "milliseconds" });
+  const minSimilarity = decimalSetting(env, "ENGRAM_EMBEDDINGS_MIN_SIMILARITY", 0.3, { min: -1, max: 1 });
+  if (!baseUrl) return null;
   return {
     baseUrl,
     apiKey: env.ENGRAM_EMBEDDINGS_API_KEY ?? null,
     model: env.ENGRAM_EMBEDDINGS_MODEL?.trim() || "text-embedding-3-small",
     dimensions,
-    timeoutMs: wholeNumberSetting(env, "ENGRAM_EMBEDDINGS_TIMEOUT_MS", 10_000, { min: 1, max: MAX_TIMER_MS, unit: "milliseconds" }),
-    minSimilarity: decimalSetting(env, "ENGRAM_EMBEDDINGS_MIN_SIMILARITY", 0.3, { min: -1, max: 1 }),
+    timeoutMs,
+    minSimilarity,
   };
 }

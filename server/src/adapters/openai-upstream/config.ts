@@ -30,9 +30,10 @@ export const defaultInferenceConfig: InferenceConfig = { modelId: DEFAULT_MODEL_
 export function inferenceConfigFrom(env: NodeJS.ProcessEnv): InferenceConfig {
   const modelId = env.ENGRAM_MODEL_ID?.trim() || DEFAULT_MODEL_ID;
   const baseUrl = httpUrlSetting(env, "ENGRAM_UPSTREAM_BASE_URL");
+  // Read even without a base URL: a mistake in it is told now, not when the upstream is turned on.
+  const timeoutMs = wholeNumberSetting(env, "ENGRAM_UPSTREAM_TIMEOUT_MS", DEFAULT_UPSTREAM_TIMEOUT_MS, { min: 1, max: MAX_TIMER_MS, unit: "milliseconds" });
   if (!baseUrl) return { modelId, upstream: null };
   const model = env.ENGRAM_UPSTREAM_MODEL?.trim();
   if (!model) throw new SettingError("ENGRAM_UPSTREAM_MODEL must name the upstream's model when ENGRAM_UPSTREAM_BASE_URL is set");
-  const timeoutMs = wholeNumberSetting(env, "ENGRAM_UPSTREAM_TIMEOUT_MS", DEFAULT_UPSTREAM_TIMEOUT_MS, { min: 1, max: MAX_TIMER_MS, unit: "milliseconds" });
   return { modelId, upstream: { baseUrl, apiKey: env.ENGRAM_UPSTREAM_API_KEY || null, model, timeoutMs } };
 }
