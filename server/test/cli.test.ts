@@ -176,6 +176,8 @@ describe("engram CLI", () => {
     [{ PORT: "http" }, [], 'PORT must be a whole number from 0 to 65535, got "http"'],
     [{ ENGRAM_WORKERS: "0" }, [], 'ENGRAM_WORKERS must be a whole number from 1 to 64, got "0"'],
     [{}, ["--workers", "lots"], '--workers must be a whole number from 1 to 64, got "lots"'],
+    // The argument parser's own message, which spans three lines, told as one.
+    [{}, ["--workers", "-1"], "Option '--workers' argument is ambiguous. Did you forget"],
     [{ LOG_LEVEL: "loud" }, [], 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
     [{ ENGRAM_RATE_LIMITS: "free.chat=5" }, [], 'ENGRAM_RATE_LIMITS: cannot read "free.chat=5"'],
     [{ ENGRAM_UPSTREAM_BASE_URL: "ftp://models.example" }, [], 'ENGRAM_UPSTREAM_BASE_URL must be an http(s) URL, got "ftp://models.example"'],

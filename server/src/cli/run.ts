@@ -100,7 +100,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
     const parseError = error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
     if (error instanceof UsageError || error instanceof SettingError || error instanceof AppError || parseError) {
-      io.err(`engram: ${error.message}`);
+      // One line, as every other refusal: the argument parser's own messages can span several.
+      io.err(`engram: ${error.message.replace(/\s*\n\s*/g, " ")}`);
       return 2;
     }
     io.err(inspect(error));
