@@ -16,9 +16,9 @@ import type { Store } from "../src/domain/store";
 const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls until `done` holds, for up to five seconds (fifty checkpoint ticks). */
-async function eventually(done: () => boolean): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < 5_000; ) {
+/** Polls until `done` holds, for up to five seconds (fifty checkpoint ticks) unless told otherwise. */
+async function eventually(done: () => boolean, withinMs = 5_000): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < withinMs; ) {
     if (done()) return true;
     await pause(10);
   }
@@ -40,9 +40,10 @@ function writerWithoutCheckpoints(file: string) {
 /** Events that are only collected. */
 function collected() {
   const errors: Error[] = [];
+  let opened = 0;
   let ended = 0;
-  const events: CheckpointEvents = { onError: (error) => errors.push(error), onEnded: () => ended++ };
-  return { events, errors, ended: () => ended };
+  const events: CheckpointEvents = { onOpened: () => opened++, onError: (error) => errors.push(error), onEnded: () => ended++ };
+  return { events, errors, opened: () => opened, ended: () => ended };
 }
 
 describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", () => {
@@ -61,6 +62,7 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
     const checkpoints = checkpointInBackground(file, seen.events);
 
     expect(await eventually(() => sizeOf(file) > before + 200 * 2_000)).toBe(true);
+    expect(seen.opened()).toBe(1);
     await checkpoints.stop();
     const stopped = sizeOf(file);
     writer.write(200);
@@ -104,10 +106,11 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
     const checkpoints = checkpointInBackground(join(temporaryDirectory(), "missing.db"), seen.events);
     expect(await eventually(() => seen.ended() > 0)).toBe(true);
     expect(seen.errors.map((error) => error.message)).toEqual([expect.stringMatching(/unable to open/)]);
+    expect(seen.opened()).toBe(0);
     await checkpoints.stop();
   });
 
-  it("set the connections' own threshold for each mode, and SQLite's again should the thread end", async () => {
+  it("set the connections' own threshold for each mode, and SQLite's again while the thread is not running", async () => {
     const thresholds = (mode: "inline" | "peer" | "thread", file: string) => {
       const set: number[] = [];
       return { set, arranged: arrangeCheckpoints(mode, file, async (pages) => void set.push(pages), () => {}) };
@@ -119,9 +122,31 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
 
     const thread = thresholds("thread", missing);
     const checkpoints = (await thread.arranged)!;
+    cleanups.push(() => checkpoints.stop());
     expect(await eventually(() => thread.set.length === 2)).toBe(true);
     expect(thread.set).toEqual([BACKSTOP_CHECKPOINT_PAGES, INLINE_CHECKPOINT_PAGES]);
+
+    // The database there now: the thread, started again a second after it ended, opens it and copies its log.
+    const writer = writerWithoutCheckpoints(missing);
+    cleanups.push(() => writer.db.close());
+    writer.write(200);
+    const before = sizeOf(missing);
+    expect(await eventually(() => sizeOf(missing) > before + 200 * 2_000, 15_000)).toBe(true);
+    expect(thread.set.at(-1)).toBe(BACKSTOP_CHECKPOINT_PAGES);
+  });
+
+  it("start no thread again once stopped, even one that ended by itself", async () => {
+    const missing = join(temporaryDirectory(), "missing.db");
+    const set: number[] = [];
+    const checkpoints = (await arrangeCheckpoints("thread", missing, async (pages) => void set.push(pages), () => {}))!;
+    expect(await eventually(() => set.length === 2)).toBe(true);
     await checkpoints.stop();
+    const writer = writerWithoutCheckpoints(missing);
+    cleanups.push(() => writer.db.close());
+    writer.write(200);
+    const before = sizeOf(missing);
+    await pause(2_500);
+    expect({ size: sizeOf(missing), set }).toEqual({ size: before, set: [BACKSTOP_CHECKPOINT_PAGES, INLINE_CHECKPOINT_PAGES] });
   });
 
   it("keep a process whose last work is closing its store alive until their thread has stopped", () => {

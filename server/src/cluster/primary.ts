@@ -1,6 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import type { Logger } from "pino";
 import type { ServerConfig } from "../config";
+import { restartPause } from "../domain/kernel/restart-pause";
 import { startBackground } from "../server";
 import type { Services } from "../services";
 import { type ClusterMessage, isClusterMessage } from "./messages";
@@ -9,13 +10,6 @@ import { type ClusterMessage, isClusterMessage } from "./messages";
 const NOTICE_TIMEOUT_MS = 2_000;
 /** How long the workers have to finish their requests once asked to stop (they allow 10 s themselves). */
 const STOP_TIMEOUT_MS = 15_000;
-/** A worker that dies is replaced after this pause, so a worker that cannot start does not spin. */
-const RESTART_DELAY_MS = 1_000;
-/** A replacement that cannot start (the database away a while) is tried again, each pause twice the last, up to this. */
-const RESTART_DELAY_MAX_MS = 30_000;
-
-/** The pause before a replacement, after `failures` replacements that could not start. */
-const restartPause = (failures: number) => Math.min(RESTART_DELAY_MS * 2 ** failures, RESTART_DELAY_MAX_MS);
 
 export interface RunningCluster {
   url: string;

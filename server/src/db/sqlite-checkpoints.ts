@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { restartPause } from "../domain/kernel/restart-pause";
 
 /** SQLite's own threshold: a commit that takes the log past this many pages copies it into the database. */
 export const INLINE_CHECKPOINT_PAGES = 1_000;
@@ -25,16 +26,16 @@ const STOP_WAIT_MS = 5_000;
  * write load commits keep landing while it copies, so the log is never wholly copied and would not start over:
  * past INLINE_CHECKPOINT_PAGES a restart checkpoint copies the rest, holding writers back for that moment (the
  * store runs a write that met it again), so the next commit starts the log from its beginning. It runs only when
- * the passive one copied all it found: had a reader held that back, the restart would wait on it too. A failure is
- * reported once (as text: the driver's errors do not cross threads) until a different one, and tried again
- * at the next tick.
+ * the passive one copied all it found: had a reader held that back, the restart would wait on it too. It tells
+ * when it has opened the database; a failure is reported once (as text: the driver's errors do not cross threads)
+ * until a different one, and tried again at the next tick.
  */
 const CHECKPOINTER = `
 const { parentPort, workerData } = require("node:worker_threads");
 let reported = null;
 const report = (error) => {
   const message = String((error && error.message) || error);
-  if (message !== reported) parentPort.postMessage(message);
+  if (message !== reported) parentPort.postMessage({ failed: message });
   reported = message;
 };
 function open() {
@@ -52,6 +53,7 @@ const db = open();
 if (db === null) {
   parentPort.close();
 } else {
+  parentPort.postMessage({ opened: true });
   const timer = setInterval(() => {
     try {
       const [{ log, checkpointed }] = db.pragma("wal_checkpoint(PASSIVE)");
@@ -70,6 +72,8 @@ if (db === null) {
 `;
 
 export interface CheckpointEvents {
+  /** The thread has opened the database: from now on it copies the log. */
+  onOpened(): void;
   /** A checkpoint failed (reported once until a different failure). */
   onError(error: Error): void;
   /** The thread ended without being stopped (it could not open the database): its log is no longer copied. */
@@ -100,7 +104,10 @@ export function checkpointInBackground(file: string, events: CheckpointEvents): 
       resolve();
     }),
   );
-  worker.on("message", (message: string) => events.onError(new Error(`background checkpoint failed: ${message}`)));
+  worker.on("message", (message: { opened: true } | { failed: string }) => {
+    if ("opened" in message) events.onOpened();
+    else events.onError(new Error(`background checkpoint failed: ${message.failed}`));
+  });
   worker.on("error", (error) => events.onError(error instanceof Error ? error : new Error(`background checkpoint failed: ${JSON.stringify(error)}`)));
   return {
     async stop() {
@@ -132,7 +139,7 @@ export type CheckpointMode = "inline" | "thread" | "peer";
 
 /**
  * Sets the store's connections' own threshold (through `checkpointPast`) for `mode`, and starts the thread
- * when it is the store's. Should the thread end, the connections go back to SQLite's own threshold.
+ * when it is the store's.
  */
 export async function arrangeCheckpoints(
   mode: CheckpointMode,
@@ -143,5 +150,38 @@ export async function arrangeCheckpoints(
   if (mode === "inline") return null;
   await checkpointPast(BACKSTOP_CHECKPOINT_PAGES);
   if (mode === "peer") return null;
-  return checkpointInBackground(file, { onError, onEnded: () => void checkpointPast(INLINE_CHECKPOINT_PAGES).catch(onError) });
+  return threadKeptRunning(file, checkpointPast, onError);
+}
+
+/**
+ * The store's thread, started again should it end (after a pause that doubles while it cannot open the
+ * database), so that the log is copied again for this store and for the other processes that count on it. While
+ * there is none, this store's connections copy the log at SQLite's own threshold; the others' backstop bounds it.
+ */
+function threadKeptRunning(file: string, checkpointPast: (pages: number) => Promise<void>, onError: (error: Error) => void): BackgroundCheckpoints {
+  let stopped = false;
+  let failedStarts = 0;
+  let restart: NodeJS.Timeout | undefined;
+  const start = (): BackgroundCheckpoints =>
+    checkpointInBackground(file, {
+      onOpened() {
+        failedStarts = 0;
+        void checkpointPast(BACKSTOP_CHECKPOINT_PAGES).catch(onError);
+      },
+      onError,
+      onEnded() {
+        void checkpointPast(INLINE_CHECKPOINT_PAGES).catch(onError);
+        if (stopped) return;
+        restart = setTimeout(() => (thread = start()), restartPause(failedStarts++));
+        restart.unref();
+      },
+    });
+  let thread = start();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(restart);
+      await thread.stop();
+    },
+  };
 }
