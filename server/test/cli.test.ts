@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -215,6 +215,20 @@ describe("engram CLI", () => {
     } finally {
       silent.close();
     }
+  }, 30_000);
+
+  // In a process of its own: Node's recursive mkdir, which the server used, never returns there.
+  it.runIf(process.platform === "linux")("says in one line, with status 1, that a data directory cannot be made (under /proc)", () => {
+    const entry = new URL("../src/cli.ts", import.meta.url).pathname;
+    const child = spawnSync(process.execPath, ["--conditions=source", "--import", "tsx", entry, "migrate"], {
+      env: { ...env, DATABASE_URL: "", ENGRAM_DATA_DIR: "/proc/engram-test/data" },
+      encoding: "utf8",
+      timeout: 25_000,
+    });
+    expect({ status: child.status, stderr: child.stderr }).toEqual({
+      status: 1,
+      stderr: expect.stringMatching(/^engram: cannot open the database at \/proc\/engram-test\/data\/engram\.db: ENOENT[^\n]*\n$/),
+    });
   }, 30_000);
 
   it("says in one line, with status 1, that the SQLite file is not a database", async () => {

@@ -77,8 +77,23 @@ export async function migrate(config: DatabaseConfig, options: { upTo?: string }
   }
 }
 
+/**
+ * Makes `dir` and the directories above it that are missing, one level at a time: Node's own recursive mkdir
+ * loops without end where a level cannot be made although the level above exists (anywhere under /proc).
+ */
+function makeDirectories(dir: string): void {
+  if (existsSync(dir)) return;
+  makeDirectories(dirname(dir));
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    // Made meanwhile by another process starting on the same data directory.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
 function migrateSqlite(file: string, migrations: Migration[]): MigrationResult {
-  mkdirSync(dirname(file), { recursive: true });
+  makeDirectories(dirname(file));
   const db = new Database(file, { timeout: 10_000 });
   try {
     db.pragma("journal_mode = WAL");
