@@ -36,6 +36,8 @@ export interface ServerConfig {
   workers?: number;
   /** ENGRAM_CONSOLE_DIR: the built console served at `/` (the console package's build by default); null: none. */
   consoleDir?: string | null;
+  /** ENGRAM_CONSOLE_DIR=off: no console, on purpose (none is served, and none is asked for). */
+  consoleOff?: boolean;
 }
 
 export interface ReflectionSchedulerConfig {
@@ -69,7 +71,7 @@ export function configFromEnv(environment: NodeJS.ProcessEnv = process.env): Ser
     rateLimits: parseRateLimitSetting(env.ENGRAM_RATE_LIMITS),
     application: applicationConfigFrom(env),
     reflection: reflectionConfigFrom(env),
-    consoleDir: consoleDirFrom(env),
+    ...consoleFrom(env),
     workers: workersFrom(env.ENGRAM_WORKERS, "ENGRAM_WORKERS"),
   };
 }
@@ -92,12 +94,12 @@ export function workersFrom(value: string | undefined, name: string): number {
 }
 
 /** `off` serves no console; a directory must hold a build (index.html); unset, the console package's build if there is one. */
-function consoleDirFrom(env: NodeJS.ProcessEnv): string | null {
+function consoleFrom(env: NodeJS.ProcessEnv): Pick<ServerConfig, "consoleDir" | "consoleOff"> {
   const setting = env.ENGRAM_CONSOLE_DIR;
-  if (setting === "off") return null;
+  if (setting === "off") return { consoleDir: null, consoleOff: true };
   if (setting !== undefined) {
     if (!existsSync(join(setting, "index.html"))) throw new SettingError(`ENGRAM_CONSOLE_DIR must be a built console (a folder with index.html), got "${setting}"`);
-    return resolve(setting);
+    return { consoleDir: resolve(setting), consoleOff: false };
   }
-  return builtConsoleDir();
+  return { consoleDir: builtConsoleDir(), consoleOff: false };
 }

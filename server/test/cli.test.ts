@@ -64,7 +64,7 @@ describe("engram CLI", () => {
   it("serve creates a development organization and token on first run, answers with it, and stops on SIGTERM", async () => {
     const entry = new URL("../src/cli.ts", import.meta.url).pathname;
     serveProcess = spawn(process.execPath, ["--conditions=source", "--import", "tsx", entry, "serve"], {
-      env: { ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
+      env: { ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ENGRAM_CONSOLE_DIR: "off" },
     });
     const watched = watchOutput(serveProcess);
     const output = await watched.printed(/ENGRAM_TOKEN=acm_\S+\n/);
@@ -83,8 +83,23 @@ describe("engram CLI", () => {
     const exited = new Promise<number | null>((resolve) => serveProcess!.once("exit", resolve));
     serveProcess.kill("SIGTERM");
     expect(await exited).toBe(0);
-    expect(await watched.printed(/"msg":"shutting down"/)).toBeTruthy();
+    const printed = await watched.printed(/"msg":"shutting down"/);
+    // The console turned off on purpose is not asked for.
+    expect(printed).not.toMatch(/console|build it/);
   });
+
+  it("ends quietly when the reader of its output has gone (`| head -1`), the token made all the same", async () => {
+    const orgId = (await engram("org", "create", "--name", "Piped")).match(/organization (org_\w+)/)![1]!;
+    const entry = new URL("../src/cli.ts", import.meta.url).pathname;
+    const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", entry, "token", "create", "--org", orgId, "--name", "piped"], { env });
+    // Closed before the command writes its first line.
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const status = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    expect({ status, stderr }).toEqual({ status: 0, stderr: "" });
+    expect(await engram("token", "list", "--org", orgId)).toContain("\tpiped\t");
+  }, 30_000);
 
   it("migrate reports an up-to-date database", async () => {
     expect(await engram("migrate")).toMatch(/up to date|applied/);
@@ -140,6 +155,23 @@ describe("engram CLI", () => {
     await expect(engram("org", "write-mode", (await engram("org", "create", "--name", "Free")).match(/(org_\w+)/)![1]!, "candidate")).rejects.toMatchObject({
       stderr: expect.stringContaining("paid plan"),
     });
+  });
+
+  const listings = [
+    ["token", "list"],
+    ["member", "list"],
+    ["assistant", "list"],
+    ["candidate", "list"],
+    ["events", "stats"],
+    ["workflows", "list"],
+  ];
+
+  it.each(listings)("%s %s lists an empty organization as nothing, and refuses one that does not exist", async (...command) => {
+    const orgId = (await engram("org", "create", "--name", "Empty", "--no-environments")).match(/organization (org_\w+)/)![1]!;
+    const empty = await engram(...command, "--org", orgId);
+    // Candidates say there are none; the other lists print no line at all.
+    expect(empty).toBe(command[0] === "candidate" ? "no candidates awaiting review\n" : "");
+    await expect(engram(...command, "--org", "org_missing")).rejects.toMatchObject({ code: 2, stderr: "engram: No organization org_missing.\n" });
   });
 
   it("explains bad input and exits with status 2", async () => {

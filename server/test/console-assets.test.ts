@@ -227,7 +227,8 @@ describe("ENGRAM_CONSOLE_DIR", () => {
   it("takes a built console, `off`, and refuses a folder without index.html", () => {
     const build = fakeBuild();
     expect(configFromEnv({ ENGRAM_CONSOLE_DIR: build }).consoleDir).toBe(build);
-    expect(configFromEnv({ ENGRAM_CONSOLE_DIR: "off" }).consoleDir).toBeNull();
+    expect(configFromEnv({ ENGRAM_CONSOLE_DIR: "off" })).toMatchObject({ consoleDir: null, consoleOff: true });
+    expect(configFromEnv({}).consoleOff).toBe(false);
     expect(() => configFromEnv({ ENGRAM_CONSOLE_DIR: temporaryDirectory() })).toThrow(/ENGRAM_CONSOLE_DIR must be a built console/);
   });
 });

@@ -1,5 +1,6 @@
 import { ZEnvironment, memoryScopes } from "@engram/contract";
 import { type Plan, plans, type WriteMode } from "../domain/access/records";
+import { AppError } from "../domain/kernel/errors";
 import type { Services } from "../services";
 import { list, required, UsageError } from "./usage";
 
@@ -33,6 +34,13 @@ export function environmentOption(value: string | undefined, fallback: "producti
 export interface AdminContext {
   services: Services;
   out(line: string): void;
+}
+
+/** The `--org` of a command that reads an organization: one that does not exist is told so, not shown as empty. */
+export async function existingOrg({ services }: AdminContext, options: AdminOptions): Promise<string> {
+  const orgId = required(options.org, "--org");
+  if (!(await services.organizations.find(orgId))) throw new AppError("invalid_parameter", `No organization ${orgId}.`, "orgId");
+  return orgId;
 }
 
 export async function createOrg({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
@@ -71,8 +79,9 @@ export async function createToken({ services, out }: AdminContext, options: Admi
   out(token);
 }
 
-export async function listTokens({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
-  for (const token of await services.tokens.list(required(options.org, "--org"))) {
+export async function listTokens(context: AdminContext, options: AdminOptions): Promise<void> {
+  const { services, out } = context;
+  for (const token of await services.tokens.list(await existingOrg(context, options))) {
     const state = token.revokedAt ? `revoked ${token.revokedAt.toISOString()}` : "active";
     const agents = token.agentSlugs ? `\tagents=${token.agentSlugs.join(",")}` : "";
     out(`${token.id}\t${token.prefix}…\t${token.name}\t${token.environment ?? "unbound"}\t${token.scopes.join(" ")}\t${state}${agents}`);
@@ -85,8 +94,9 @@ export async function revokeToken({ services, out }: AdminContext, tokenId: stri
   out(`revoked ${id}`);
 }
 
-export async function listCandidates({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
-  const candidates = await services.candidates.list(required(options.org, "--org"), environmentOption(options.environment, null));
+export async function listCandidates(context: AdminContext, options: AdminOptions): Promise<void> {
+  const { services, out } = context;
+  const candidates = await services.candidates.list(await existingOrg(context, options), environmentOption(options.environment, null));
   for (const memory of candidates) {
     out(`${memory.id}\t${memory.environment}\t${memory.memoryKind}\t${memory.confidence}\t${memory.subject ?? "-"}\t${memory.text.slice(0, 80)}`);
   }
@@ -98,14 +108,16 @@ export async function reviewCandidate({ services, out }: AdminContext, decision:
   out(`${decision === "promote" ? "promoted" : "rejected"} ${memory.id}: now ${memory.state}`);
 }
 
-export async function eventStats({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
-  for (const row of await services.events.countByType(required(options.org, "--org"))) {
+export async function eventStats(context: AdminContext, options: AdminOptions): Promise<void> {
+  const { services, out } = context;
+  for (const row of await services.events.countByType(await existingOrg(context, options))) {
     out(`${row.environment}\t${row.type}\t${row.known ? "known" : "unknown type"}\t${row.count}`);
   }
 }
 
-export async function listWorkflows({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
-  const states = await services.events.workflows(required(options.org, "--org"), environmentOption(options.environment, "production")!);
+export async function listWorkflows(context: AdminContext, options: AdminOptions): Promise<void> {
+  const { services, out } = context;
+  const states = await services.events.workflows(await existingOrg(context, options), environmentOption(options.environment, "production")!);
   for (const state of states) {
     const track = state.track ? `@${state.track}` : "";
     out(`${state.workflow}\t${state.subject}${track}\t${state.state}\t${JSON.stringify(state.details)}\t${state.updatedAt.toISOString()}`);

@@ -1,5 +1,5 @@
 import { ZAssistantType } from "@engram/contract";
-import type { AdminContext, AdminOptions } from "./admin";
+import { type AdminContext, type AdminOptions, existingOrg } from "./admin";
 import { required, UsageError } from "./usage";
 
 export async function createAssistant({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
@@ -11,8 +11,9 @@ export async function createAssistant({ services, out }: AdminContext, options: 
   out(`created assistant ${assistant.id} (${assistant.name}, ${assistant.type})`);
 }
 
-export async function listAssistants({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
-  for (const assistant of await services.assistants.list(required(options.org, "--org"), "cli")) {
+export async function listAssistants(context: AdminContext, options: AdminOptions): Promise<void> {
+  const { services, out } = context;
+  for (const assistant of await services.assistants.list(await existingOrg(context, options), "cli")) {
     out(`${assistant.id}\t${assistant.type}\t${assistant.name}\tv${assistant.version}\t${assistant.capabilities.join(",")}`);
   }
 }

@@ -1,7 +1,7 @@
 import { parseRole } from "../domain/people/memberships";
 import { generatePassword } from "../domain/people/users";
-import type { AdminContext, AdminOptions } from "./admin";
-import { required, UsageError } from "./usage";
+import { type AdminContext, type AdminOptions, existingOrg } from "./admin";
+import { required } from "./usage";
 
 export async function createUser({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
   const { user, password } = await services.users.create({ email: required(options.email, "--email"), displayName: options.name, password: options.password });
@@ -43,8 +43,8 @@ export async function removeMember({ services, out }: AdminContext, options: Adm
   out(`removed ${user.email} from ${orgId} (and their personal assistants there)`);
 }
 
-export async function listMembers({ services, out }: AdminContext, options: AdminOptions): Promise<void> {
-  const members = await services.memberships.list(required(options.org, "--org"));
-  for (const member of members) out(`${member.userId}\t${member.email}\t${member.displayName}\t${member.role}`);
-  if (members.length === 0) throw new UsageError("the organization has no members");
+export async function listMembers(context: AdminContext, options: AdminOptions): Promise<void> {
+  for (const member of await context.services.memberships.list(await existingOrg(context, options))) {
+    context.out(`${member.userId}\t${member.email}\t${member.displayName}\t${member.role}`);
+  }
 }

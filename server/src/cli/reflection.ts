@@ -1,15 +1,11 @@
-import { AppError } from "../domain/kernel/errors";
 import type { ReflectionRunRecord, ReflectionScope } from "../domain/reflection/records";
 import { settingsFrom } from "../domain/reflection/settings";
-import { type AdminContext, type AdminOptions, environmentOption } from "./admin";
-import { required } from "./usage";
+import { type AdminContext, type AdminOptions, environmentOption, existingOrg } from "./admin";
 
 const RECENT_AUDITS = 5;
 
-async function scopeOf({ services }: AdminContext, options: AdminOptions): Promise<ReflectionScope> {
-  const orgId = required(options.org, "--org");
-  if (!(await services.organizations.find(orgId))) throw new AppError("invalid_parameter", `No organization ${orgId}.`, "orgId");
-  return { orgId, environment: environmentOption(options.environment, "production")! };
+async function scopeOf(context: AdminContext, options: AdminOptions): Promise<ReflectionScope> {
+  return { orgId: await existingOrg(context, options), environment: environmentOption(options.environment, "production")! };
 }
 
 /** `examined N  actions M` per process, in run order; processes without counts are off or not reached. */

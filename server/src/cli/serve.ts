@@ -35,7 +35,7 @@ export async function serve(config: ServerConfig, out: (line: string) => void): 
     everyInterface ? `engram listening on ${listen} (every interface)${processes}, on this machine at ${server.url}` : `engram listening at ${server.url}${processes}`,
   );
   if (config.consoleDir) logger.info({ console: `${server.url}/` }, `console at ${server.url}/`);
-  else logger.warn("no console is served: build it with `pnpm --filter @engram/console build` (or set ENGRAM_CONSOLE_DIR)");
+  else if (!config.consoleOff) logger.warn("no console is served: build it with `pnpm --filter @engram/console build` (or set ENGRAM_CONSOLE_DIR)");
   await greetFirstRun(server.services, server.url, out, config.application?.admin, Boolean(config.consoleDir)).catch(async (error) => {
     // A half-started server would keep the process alive with no way to stop it gracefully.
     await server.close();
