@@ -120,7 +120,7 @@ async function serveHttp(services: Services, config: ServerConfig, logger: Logge
     server.once("error", reject);
   });
   const { port } = server.address() as AddressInfo;
-  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  const host = isEveryInterface(config.host) ? "127.0.0.1" : config.host;
   return {
     url: `http://${hostAndPort(host, port)}`,
     async close() {
@@ -179,4 +179,12 @@ function once(close: () => Promise<void>): () => Promise<void> {
 /** `host:port` as URLs and addresses write it: an IPv6 address in brackets. */
 export function hostAndPort(host: string, port: number | string): string {
   return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** Whether HOST is the address of every interface in any of its spellings (`0.0.0.0`, `::`, also `0` or `::0`). */
+export function isEveryInterface(host: string): boolean {
+  // The URL parser writes each address one way, as the system's resolver reads it.
+  const url = `http://${hostAndPort(host, 0)}`;
+  const address = URL.canParse(url) ? new URL(url).hostname : null;
+  return address === "0.0.0.0" || address === "[::]";
 }

@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { freshDatabase, startServerOn } from "@engram/test-support";
-import type { RunningServer } from "../src/server";
+import { isEveryInterface, type RunningServer } from "../src/server";
 
 /** Whether this machine has an IPv6 loopback to listen on (some containers have none). */
 const ipv6Loopback = await new Promise<boolean>((resolve) => {
@@ -17,5 +17,25 @@ describe.runIf(ipv6Loopback)("a server on an IPv6 address", () => {
     server = await startServerOn(await freshDatabase(), { host: "::1", port: 0 });
     expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
     expect((await fetch(`${server.url}/v1/health`)).status).toBe(200);
+  });
+});
+
+describe("HOST for every interface", () => {
+  it.each(["0.0.0.0", "::", "0", "0.0", "::0", "0:0:0:0:0:0:0:0"])("is told in any spelling (%s)", (host) => {
+    expect(isEveryInterface(host)).toBe(true);
+  });
+
+  it.each(["127.0.0.1", "::1", "localhost", "10.0.0.1", "not a host"])("and only then (%s)", (host) => {
+    expect(isEveryInterface(host)).toBe(false);
+  });
+
+  it("gives a URL this machine can use when spelled 0", async () => {
+    const server = await startServerOn(await freshDatabase(), { host: "0", port: 0 });
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(`${server.url}/v1/health`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });

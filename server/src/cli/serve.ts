@@ -4,7 +4,7 @@ import { createLogger } from "../logger";
 import cluster from "node:cluster";
 import { runPrimary } from "../cluster/primary";
 import { runWorker } from "../cluster/worker";
-import { hostAndPort, startServer } from "../server";
+import { hostAndPort, isEveryInterface, startServer } from "../server";
 import { AppError } from "../domain/kernel/errors";
 import { checkNewPassword } from "../domain/people/passwords";
 import { normalizeEmail } from "../domain/people/users";
@@ -28,7 +28,7 @@ export async function serve(config: ServerConfig, out: (line: string) => void): 
     throw listenFailure(error, config);
   });
   const listen = hostAndPort(config.host, server.url.slice(server.url.lastIndexOf(":") + 1));
-  const everyInterface = config.host === "0.0.0.0" || config.host === "::";
+  const everyInterface = isEveryInterface(config.host);
   const processes = workers > 1 ? ` (${workers} workers)` : "";
   logger.info(
     { listen, url: server.url, database: config.database.provider, workers },
