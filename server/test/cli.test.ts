@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -88,17 +88,36 @@ describe("engram CLI", () => {
     expect(printed).not.toMatch(/console|build it/);
   });
 
-  it("ends quietly when the reader of its output has gone (`| head -1`), the token made all the same", async () => {
-    const orgId = (await engram("org", "create", "--name", "Piped")).match(/organization (org_\w+)/)![1]!;
+  /** `engram token create` for a new organization, its output going to `stdout`; resolves to its status and stderr. */
+  async function createTokenWritingTo(stdout: "pipe" | number, closeBeforeFirstLine: boolean) {
+    const orgId = (await engram("org", "create", "--name", "Output")).match(/organization (org_\w+)/)![1]!;
     const entry = new URL("../src/cli.ts", import.meta.url).pathname;
-    const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", entry, "token", "create", "--org", orgId, "--name", "piped"], { env });
-    // Closed before the command writes its first line.
-    child.stdout.destroy();
+    const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", entry, "token", "create", "--org", orgId, "--name", "written"], {
+      env,
+      stdio: ["ignore", stdout, "pipe"],
+    });
+    if (closeBeforeFirstLine) child.stdout!.destroy();
     let stderr = "";
-    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
     const status = await new Promise<number | null>((resolve) => child.once("close", resolve));
-    expect({ status, stderr }).toEqual({ status: 0, stderr: "" });
-    expect(await engram("token", "list", "--org", orgId)).toContain("\tpiped\t");
+    return { status, stderr, orgId };
+  }
+
+  it("stops quietly when the reader of its output has gone (`| head -1`), with the closed pipe's status 141", async () => {
+    const { status, stderr, orgId } = await createTokenWritingTo("pipe", true);
+    expect({ status, stderr }).toEqual({ status: 141, stderr: "" });
+    // Made all the same, its secret unseen: the status is how a script learns that.
+    expect(await engram("token", "list", "--org", orgId)).toContain("\twritten\t");
+  }, 30_000);
+
+  it.runIf(existsSync("/dev/full"))("says in one line, with status 1, that its output could not be written (a full disk)", async () => {
+    const full = openSync("/dev/full", "w");
+    try {
+      const { status, stderr } = await createTokenWritingTo(full, false);
+      expect({ status, stderr }).toEqual({ status: 1, stderr: "engram: cannot write the output: ENOSPC: no space left on device, write\n" });
+    } finally {
+      closeSync(full);
+    }
   }, 30_000);
 
   it("migrate reports an up-to-date database", async () => {
@@ -172,6 +191,10 @@ describe("engram CLI", () => {
     // Candidates say there are none; the other lists print no line at all.
     expect(empty).toBe(command[0] === "candidate" ? "no candidates awaiting review\n" : "");
     await expect(engram(...command, "--org", "org_missing")).rejects.toMatchObject({ code: 2, stderr: "engram: No organization org_missing.\n" });
+  });
+
+  it("quotes a value back in one line without its terminal controls", async () => {
+    await expect(engram("token", "list", "--org", "\u001b[31mred\nline")).rejects.toMatchObject({ code: 2, stderr: "engram: No organization \\x1b[31mred line.\n" });
   });
 
   it("explains bad input and exits with status 2", async () => {

@@ -85,6 +85,17 @@ export const processIo: CliIo = {
 };
 
 /**
+ * A refusal as one line with no terminal controls: the argument parser's own messages span several lines, and a
+ * value quoted back (a path, an id) may hold any character, an escape sequence among them.
+ */
+const printableLine = (message: string) =>
+  message
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .join(" ")
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (control) => `\\x${control.charCodeAt(0).toString(16).padStart(2, "0")}`);
+
+/**
  * Runs one command and resolves to the exit status: 0, 2 for a mistake in the call or a refused request, 1 for
  * anything else. `serve` resolves once listening; the server then runs until SIGINT or SIGTERM.
  */
@@ -95,13 +106,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   } catch (error) {
     // Not a mistake in the call (the database may be down a while), but nothing of the stack would help either.
     if (error instanceof DatabaseOpenError || (error instanceof AppError && error.code === "service_unavailable")) {
-      io.err(`engram: ${error.message}`);
+      io.err(`engram: ${printableLine(error.message)}`);
       return 1;
     }
     const parseError = error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
     if (error instanceof UsageError || error instanceof SettingError || error instanceof AppError || parseError) {
-      // One line, as every other refusal: the argument parser's own messages can span several.
-      io.err(`engram: ${error.message.replace(/\s*\n\s*/g, " ")}`);
+      io.err(`engram: ${printableLine(error.message)}`);
       return 2;
     }
     io.err(inspect(error));
