@@ -7,6 +7,9 @@ import { freshDatabase, startServerOn, temporaryDirectory } from "@engram/test-s
 import { runCli } from "../src/cli/run";
 import type { DatabaseConfig } from "../src/db/config";
 
+/** The binary's entry, for the commands that need a process of their own. */
+const entry = new URL("../src/cli.ts", import.meta.url).pathname;
+
 let database: DatabaseConfig;
 let env: NodeJS.ProcessEnv;
 
@@ -62,7 +65,6 @@ describe("engram CLI", () => {
 
   // The one command that needs a real process: the binary's entry, a listening server, and signal handling.
   it("serve creates a development organization and token on first run, answers with it, and stops on SIGTERM", async () => {
-    const entry = new URL("../src/cli.ts", import.meta.url).pathname;
     serveProcess = spawn(process.execPath, ["--conditions=source", "--import", "tsx", entry, "serve"], {
       env: { ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ENGRAM_CONSOLE_DIR: "off" },
     });
@@ -91,7 +93,6 @@ describe("engram CLI", () => {
   /** `engram token create` for a new organization, its output going to `stdout`; resolves to its status and stderr. */
   async function createTokenWritingTo(stdout: "pipe" | number, closeBeforeFirstLine: boolean) {
     const orgId = (await engram("org", "create", "--name", "Output")).match(/organization (org_\w+)/)![1]!;
-    const entry = new URL("../src/cli.ts", import.meta.url).pathname;
     const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", entry, "token", "create", "--org", orgId, "--name", "written"], {
       env,
       stdio: ["ignore", stdout, "pipe"],
@@ -274,7 +275,6 @@ describe("engram CLI", () => {
 
   // In a process of its own: Node's recursive mkdir, which the server used, never returns there.
   it.runIf(process.platform === "linux")("says in one line, with status 1, that a data directory cannot be made (under /proc)", () => {
-    const entry = new URL("../src/cli.ts", import.meta.url).pathname;
     const child = spawnSync(process.execPath, ["--conditions=source", "--import", "tsx", entry, "migrate"], {
       env: { ...env, DATABASE_URL: "", ENGRAM_DATA_DIR: "/proc/engram-test/data" },
       encoding: "utf8",
