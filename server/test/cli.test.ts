@@ -286,6 +286,18 @@ describe("engram CLI", () => {
     });
   }, 30_000);
 
+  it("says that a data directory's path is too long for SQLite, and leaves none of the directories it made", async () => {
+    const parent = temporaryDirectory("engram-cli-");
+    const dataDir = join(parent, "a".repeat(200), "b".repeat(200), "c".repeat(200));
+    const file = join(dataDir, "engram.db");
+    expect(await failureWith({ DATABASE_URL: "", ENGRAM_DATA_DIR: dataDir }, "org", "list")).toMatchObject({
+      code: 1,
+      stderr: `engram: cannot open the database at ${file}: unable to open database file: its path is ${file.length} bytes long, and SQLite opens paths of at most 504\n`,
+    });
+    expect(existsSync(join(parent, "a".repeat(200)))).toBe(false);
+    expect(existsSync(parent)).toBe(true);
+  });
+
   it("says in one line, with status 1, that the SQLite file is not a database", async () => {
     const dataDir = temporaryDirectory("engram-cli-");
     writeFileSync(join(dataDir, "engram.db"), "Not a database, though named like one.\n");

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import pg from "pg";
@@ -80,21 +80,42 @@ export async function migrate(config: DatabaseConfig, options: { upTo?: string }
 /**
  * Makes `dir` and the directories above it that are missing, one level at a time: Node's own recursive mkdir
  * loops without end where a level cannot be made although the level above exists (anywhere under /proc).
+ * Returns the directories it made, outermost first.
  */
-function makeDirectories(dir: string): void {
-  if (existsSync(dir)) return;
-  makeDirectories(dirname(dir));
+function makeDirectories(dir: string): string[] {
+  if (existsSync(dir)) return [];
+  const made = makeDirectories(dirname(dir));
   try {
     mkdirSync(dir);
+    made.push(dir);
   } catch (error) {
     // Made meanwhile by another process starting on the same data directory.
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
+  return made;
+}
+
+/**
+ * The longest database path SQLite opens, in UTF-8 bytes: its file names are at most 512 bytes, and the
+ * rollback journal's is the database's with `-journal` after it.
+ */
+const SQLITE_LONGEST_PATH = 512 - "-journal".length;
+
+/** Opens (or creates) the SQLite file; a failure leaves no directories behind that were made for it. */
+function openSqliteFile(file: string): Database.Database {
+  const made = makeDirectories(dirname(file));
+  try {
+    return new Database(file, { timeout: 10_000 });
+  } catch (error) {
+    for (const dir of made.reverse()) rmdirSync(dir);
+    const bytes = Buffer.byteLength(resolve(file));
+    if (bytes <= SQLITE_LONGEST_PATH) throw error;
+    throw new Error(`${(error as Error).message}: its path is ${bytes} bytes long, and SQLite opens paths of at most ${SQLITE_LONGEST_PATH}`, { cause: error });
+  }
 }
 
 function migrateSqlite(file: string, migrations: Migration[]): MigrationResult {
-  makeDirectories(dirname(file));
-  const db = new Database(file, { timeout: 10_000 });
+  const db = openSqliteFile(file);
   try {
     db.pragma("journal_mode = WAL");
     // Prisma's SQLite migrations rebuild tables (create, copy, drop, rename). With foreign keys on,
