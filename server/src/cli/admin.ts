@@ -1,6 +1,6 @@
 import { ZEnvironment, memoryScopes } from "@engram/contract";
+import { noSuchOrganization } from "../domain/access/organizations";
 import { type Plan, plans, type WriteMode } from "../domain/access/records";
-import { AppError } from "../domain/kernel/errors";
 import type { Services } from "../services";
 import { list, required, UsageError } from "./usage";
 
@@ -39,7 +39,7 @@ export interface AdminContext {
 /** The `--org` of a command that reads an organization: one that does not exist is told so, not shown as empty. */
 export async function existingOrg({ services }: AdminContext, options: AdminOptions): Promise<string> {
   const orgId = required(options.org, "--org");
-  if (!(await services.organizations.find(orgId))) throw new AppError("invalid_parameter", `No organization ${orgId}.`, "orgId");
+  if (!(await services.organizations.find(orgId))) throw noSuchOrganization(orgId);
   return orgId;
 }
 

@@ -6,6 +6,7 @@ import type { Peers } from "../kernel/peers";
 import { AppError } from "../kernel/errors";
 import type { Store } from "../store";
 import type { Caller } from "./caller";
+import { noSuchOrganization } from "./organizations";
 import type { TokenRecord } from "./records";
 
 const TOKEN_PREFIX = "acm_";
@@ -71,9 +72,7 @@ export function tokenService(store: Store, options: { clock: Clock; authCacheMs?
       for (const slug of agentSlugs ?? []) {
         if (!ZAgentSlug.safeParse(slug).success) throw new AppError("invalid_parameter", `Invalid agent slug "${slug}".`, "agents");
       }
-      if (!(await store.organizations.find(input.orgId))) {
-        throw new AppError("invalid_parameter", `No organization ${input.orgId}.`, "orgId");
-      }
+      if (!(await store.organizations.find(input.orgId))) throw noSuchOrganization(input.orgId);
       const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
       const record = await store.transaction((tx) =>
         tx.tokens.create({

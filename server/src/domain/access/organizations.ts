@@ -2,6 +2,11 @@ import { AppError } from "../kernel/errors";
 import type { Store } from "../store";
 import { type OrganizationRecord, type Plan, plans, type WriteMode } from "./records";
 
+/** The refusal of a request naming an organization that does not exist. */
+export function noSuchOrganization(orgId: string): AppError {
+  return new AppError("invalid_parameter", `No organization ${orgId}.`, "orgId");
+}
+
 function checkName(name: string): string {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw new AppError("invalid_parameter", "An organization's name has 1 to 100 characters.", "name");
@@ -23,7 +28,7 @@ export function organizationService(store: Store) {
     const name = changes.name === undefined ? undefined : checkName(changes.name);
     return store.transaction(async (tx) => {
       let org = await tx.organizations.find(orgId);
-      if (!org) throw new AppError("invalid_parameter", `No organization ${orgId}.`, "orgId");
+      if (!org) throw noSuchOrganization(orgId);
       if (changes.writeMode !== undefined) checkWriteMode(org, changes.writeMode);
       if (changes.writeMode !== undefined) org = await tx.organizations.updateWriteMode(orgId, changes.writeMode);
       if (name !== undefined) org = await tx.organizations.rename(orgId, name);

@@ -1,5 +1,6 @@
 import { AppError, DuplicateKeyError } from "../kernel/errors";
 import type { Clock } from "../kernel/clock";
+import { noSuchOrganization } from "../access/organizations";
 import type { Repositories, Store } from "../store";
 import { type Role, roles } from "./records";
 
@@ -53,7 +54,7 @@ export function membershipService(store: Store, { clock }: { clock: Clock }) {
       authorizeMembershipChange(actor, null, role);
       try {
         return await store.transaction(async (tx) => {
-          if (!(await tx.organizations.find(orgId))) throw new AppError("invalid_parameter", `No organization ${orgId}.`, "orgId");
+          if (!(await tx.organizations.find(orgId))) throw noSuchOrganization(orgId);
           // As every change to members: under the organization's lock, with the role the actor has now.
           await tx.organizations.lock(orgId);
           authorizeMembershipChange(await actingNow(tx, orgId, actor), null, role);
