@@ -54,6 +54,12 @@ function reflectionConfigFrom(env: NodeJS.ProcessEnv): ReflectionSchedulerConfig
   return { tickMs, startDue: mode === "on" };
 }
 
+/** HOST, where an IPv6 address may be written in brackets as URLs write it (`[::1]`): the address inside. */
+function hostFrom(setting: string | undefined): string {
+  if (setting === undefined) return "0.0.0.0";
+  return /^\[[^\]]*:[^\]]*\]$/.test(setting) ? setting.slice(1, -1) : setting;
+}
+
 /** Reads the documented environment variables (README, "Configuration"). */
 export function configFromEnv(environment: NodeJS.ProcessEnv = process.env): ServerConfig {
   // A variable set to nothing (`PORT=` in an environment file) means its default, as if unset.
@@ -61,7 +67,7 @@ export function configFromEnv(environment: NodeJS.ProcessEnv = process.env): Ser
   const dataDir = env.ENGRAM_DATA_DIR ?? "./data";
   return {
     port: wholeNumberSetting(env, "PORT", 8787, { min: 0, max: 65_535 }),
-    host: env.HOST ?? "0.0.0.0",
+    host: hostFrom(env.HOST),
     dataDir,
     database: databaseConfigFrom(env, dataDir),
     logLevel: logLevelFrom(env.LOG_LEVEL),

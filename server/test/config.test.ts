@@ -13,6 +13,16 @@ describe("configFromEnv", () => {
     expect(config.workers).toBeGreaterThanOrEqual(1);
   });
 
+  it.each([
+    ["[::]", "::"],
+    ["[::1]", "::1"],
+    ["::1", "::1"],
+    ["127.0.0.1", "127.0.0.1"],
+    ["[example]", "[example]"],
+  ])("reads HOST=%s, an IPv6 address in brackets as URLs write it, as %s", (host, address) => {
+    expect(configFromEnv({ HOST: host }).host).toBe(address);
+  });
+
   it("takes port 0 as any free port", () => {
     expect(configFromEnv({ PORT: "0" }).port).toBe(0);
   });
