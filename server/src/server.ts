@@ -181,10 +181,18 @@ export function hostAndPort(host: string, port: number | string): string {
   return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
+/**
+ * HOST as URLs write it, as the system's resolver reads it (`0` as `0.0.0.0`, `::0` as `[::]`); one no URL can
+ * hold (an IPv6 address with a zone) as given, an IPv6 one in brackets.
+ */
+export function normalHost(host: string): string {
+  const url = `http://${hostAndPort(host, 0)}`;
+  if (URL.canParse(url)) return new URL(url).hostname;
+  return host.includes(":") ? `[${host}]` : host;
+}
+
 /** Whether HOST is the address of every interface in any of its spellings (`0.0.0.0`, `::`, also `0` or `::0`). */
 export function isEveryInterface(host: string): boolean {
-  // The URL parser writes each address one way, as the system's resolver reads it.
-  const url = `http://${hostAndPort(host, 0)}`;
-  const address = URL.canParse(url) ? new URL(url).hostname : null;
+  const address = normalHost(host);
   return address === "0.0.0.0" || address === "[::]";
 }

@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { freshDatabase, startServerOn } from "@engram/test-support";
-import { isEveryInterface, type RunningServer } from "../src/server";
+import { isEveryInterface, normalHost, type RunningServer } from "../src/server";
 
 /** Whether this machine has an IPv6 loopback to listen on (some containers have none). */
 const ipv6Loopback = await new Promise<boolean>((resolve) => {
@@ -27,6 +27,17 @@ describe("HOST for every interface", () => {
 
   it.each(["127.0.0.1", "::1", "localhost", "10.0.0.1", "not a host"])("and only then (%s)", (host) => {
     expect(isEveryInterface(host)).toBe(false);
+  });
+
+  it.each([
+    ["0", "0.0.0.0"],
+    ["::0", "[::]"],
+    ["0:0:0:0:0:0:0:1", "[::1]"],
+    ["LocalHost", "localhost"],
+    ["fe80::1%eth0", "[fe80::1%eth0]"],
+    ["not a host", "not a host"],
+  ])("is told as URLs write it (%s as %s)", (host, told) => {
+    expect(normalHost(host)).toBe(told);
   });
 
   it("gives a URL this machine can use when spelled 0", async () => {

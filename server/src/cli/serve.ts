@@ -4,7 +4,7 @@ import { createLogger } from "../logger";
 import cluster from "node:cluster";
 import { runPrimary } from "../cluster/primary";
 import { runWorker } from "../cluster/worker";
-import { hostAndPort, isEveryInterface, startServer } from "../server";
+import { hostAndPort, isEveryInterface, normalHost, startServer } from "../server";
 import { AppError } from "../domain/kernel/errors";
 import { checkNewPassword } from "../domain/people/passwords";
 import { normalizeEmail } from "../domain/people/users";
@@ -27,7 +27,7 @@ export async function serve(config: ServerConfig, out: (line: string) => void): 
   const server = await (workers > 1 ? runPrimary(config, workers, logger) : startServer(config, logger)).catch((error: unknown) => {
     throw listenFailure(error, config);
   });
-  const listen = hostAndPort(config.host, server.url.slice(server.url.lastIndexOf(":") + 1));
+  const listen = `${normalHost(config.host)}:${server.url.slice(server.url.lastIndexOf(":") + 1)}`;
   const everyInterface = isEveryInterface(config.host);
   const processes = workers > 1 ? ` (${workers} workers)` : "";
   logger.info(
