@@ -39,5 +39,9 @@ export function userRepository(db: PrismaTx): UserRepository {
     async setPassword(userId, passwordHash, at) {
       await db.user.update({ where: { id: userId }, data: { passwordHash, passwordChangedAt: at } });
     },
+    async holdPassword(userId, passwordHash) {
+      // An update that changes nothing: it takes the row's lock, and matches only while the hash is the one given.
+      return (await db.user.updateMany({ where: { id: userId, passwordHash }, data: { passwordHash } })).count === 1;
+    },
   };
 }

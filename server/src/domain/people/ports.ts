@@ -17,6 +17,11 @@ export interface UserRepository {
   /** The stored argon2id hash, for checking the current password. */
   passwordHashOf(userId: string): Promise<string | null>;
   setPassword(userId: string, passwordHash: string, at: Date): Promise<void>;
+  /**
+   * Whether the stored hash is still `passwordHash`, holding the account's row until the transaction ends: a
+   * password change committed meanwhile is seen, and one still to commit waits for the caller's.
+   */
+  holdPassword(userId: string, passwordHash: string): Promise<boolean>;
   count(): Promise<number>;
 }
 

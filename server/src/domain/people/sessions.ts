@@ -44,6 +44,7 @@ export interface SignedIn {
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
 const newSecret = () => randomBytes(32).toString("base64url");
+const wrongCredentials = () => new AppError("invalid_credentials", "The email or password is wrong.");
 
 export function sessionService(store: Store, { clock, policy }: { clock: Clock; policy: SessionPolicy }) {
   const throttle = loginThrottle(store.loginThrottle, policy.throttle, clock);
@@ -58,12 +59,18 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
     return { sessionId: session.id, userId: user.id, email: user.email, displayName: user.displayName, csrfToken: session.csrfToken, organizations, organization, expiresAt: session.expiresAt };
   }
 
-  async function start(userId: string, activeOrgId: string | null): Promise<{ secret: string; session: SessionRecord }> {
+  /**
+   * A new session for the account; with `checkedHash`, only while that is still its password's hash (a
+   * sign-in's check against a password changed meanwhile would otherwise outlive the change, which ends
+   * every session).
+   */
+  async function start(userId: string, activeOrgId: string | null, checkedHash?: string): Promise<{ secret: string; session: SessionRecord }> {
     const secret = newSecret();
     const at = clock();
-    const session = await store.transaction((tx) =>
-      tx.sessions.create({ secretHash: hashSecret(secret), userId, activeOrgId, csrfToken: newSecret(), createdAt: at, expiresAt: new Date(at.getTime() + policy.absoluteMs) }),
-    );
+    const session = await store.transaction(async (tx) => {
+      if (checkedHash !== undefined && !(await tx.users.holdPassword(userId, checkedHash))) throw wrongCredentials();
+      return tx.sessions.create({ secretHash: hashSecret(secret), userId, activeOrgId, csrfToken: newSecret(), createdAt: at, expiresAt: new Date(at.getTime() + policy.absoluteMs) });
+    });
     return { secret, session };
   }
 
@@ -87,14 +94,14 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
       const attempt = await throttle.attempt(email, input.address);
       const credentials = await store.users.findCredentials(email);
       const valid = await verifyPassword(credentials?.passwordHash ?? null, input.password);
-      const user = credentials?.user;
-      if (!user || !valid) throw new AppError("invalid_credentials", "The email or password is wrong.");
+      if (!credentials || !valid) throw wrongCredentials();
+      const { user } = credentials;
+      const [first] = await store.memberships.ofUser(user.id);
+      const { secret, session } = await start(user.id, first?.orgId ?? null, credentials.passwordHash);
       await attempt.succeeded();
       if (input.previousSecret) await logout(input.previousSecret);
-      const [first] = await store.memberships.ofUser(user.id);
-      const { secret, session } = await start(user.id, first?.orgId ?? null);
       const signedIn = await signedInFrom(session);
-      if (!signedIn) throw new AppError("invalid_credentials", "The email or password is wrong.");
+      if (!signedIn) throw wrongCredentials();
       return { secret, signedIn };
     },
 
