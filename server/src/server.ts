@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { createApp } from "./app";
 import { continueUnlessOversized } from "./http/body";
-import { answerClientError } from "./http/client-errors";
+import { answerClientError, refuseConnect, requiringHost } from "./http/client-errors";
 import type { ServerConfig } from "./config";
 import { openStore, type StoreOptions } from "./db/store";
 import { systemClock } from "./domain/kernel/clock";
@@ -112,8 +112,9 @@ async function closeServices(services: Services): Promise<void> {
 async function serveHttp(services: Services, config: ServerConfig, logger: Logger, options: StartOptions) {
   const application = config.application ?? defaultApplicationConfig;
   const { listener, serverOptions } = createApp({ services, logger, validateResponses: options.validateResponses, application, consoleDir: config.consoleDir ?? null });
-  const server = createServer(serverOptions, listener).listen(config.port, config.host);
+  const server = createServer({ ...serverOptions, requireHostHeader: false }, requiringHost(listener)).listen(config.port, config.host);
   server.on("clientError", answerClientError);
+  server.on("connect", refuseConnect);
   server.on("checkContinue", continueUnlessOversized(listener));
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);

@@ -266,6 +266,25 @@ describe("headers", () => {
     }
   });
 
+  it.each([
+    ["with no Host (HTTP/1.1 requires one)", `GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n`],
+    ["with no Host, on the session routes", `POST /api/auth/login HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`],
+    ["with no Host, for chat", `POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}`],
+    ["CONNECT (this is no proxy)", `CONNECT /v1/health HTTP/1.1\r\nHost: x\r\n\r\n`],
+    ["CONNECT to an authority", `CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`],
+  ])("%s answer 400 malformed_request in the documented shape, and close", async (_name, head) => {
+    const answer = await sendHeadOnly(head);
+    expect(answer.split("\r\n")[0], head).toBe("HTTP/1.1 400 Bad Request");
+    expect(answer.toLowerCase()).toContain("\r\nconnection: close\r\n");
+    const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+    expect(ZErrorBody.parse(body).error.code).toBe("malformed_request");
+  });
+
+  it("an HTTP/1.0 request needs no Host", async () => {
+    const answer = await sendHeadOnly(`GET /v1/health HTTP/1.0\r\n\r\n`);
+    expect(answer.split("\r\n")[0]).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it("repeated X-Service-Agent are joined by Node, and answer 400 naming it", async () => {
     const res = await sendRaw(server.url, {
       method: "POST",

@@ -1,4 +1,6 @@
+import type { IncomingMessage, RequestListener } from "node:http";
 import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import type { TErrorCode } from "@engram/contract";
 import { errorCodes } from "@engram/contract";
 import { errorBody } from "./errors";
@@ -10,6 +12,15 @@ function codeFor(error: NodeJS.ErrnoException): TErrorCode {
 
 const reasons: Partial<Record<number, string>> = { 400: "Bad Request", 431: "Request Header Fields Too Large" };
 
+/** The documented error, written straight to the socket (there is no request to answer through), and the connection closed. */
+function endWithError(socket: Socket, code: TErrorCode, message: string): void {
+  const { status } = errorCodes[code];
+  const body = JSON.stringify(errorBody(code, message));
+  socket.end(
+    `HTTP/1.1 ${status} ${reasons[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /**
  * The server's `clientError` listener: a request the parser cannot read (oversized headers, a NUL in a header,
  * conflicting Content-Lengths, a broken request line) gets the documented JSON error and the connection closes.
@@ -20,10 +31,23 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     return;
   }
   const code = codeFor(error);
-  const { status } = errorCodes[code];
-  const message = code === "headers_too_large" ? "The request headers are too large." : "The request could not be parsed as HTTP.";
-  const body = JSON.stringify(errorBody(code, message));
-  socket.end(
-    `HTTP/1.1 ${status} ${reasons[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  endWithError(socket, code, code === "headers_too_large" ? "The request headers are too large." : "The request could not be parsed as HTTP.");
+}
+
+/** The server's `connect` listener: Node hands CONNECT to it alone (with none, it drops the connection unanswered). */
+export function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
+  endWithError(socket as Socket, "malformed_request", "CONNECT is not served: this server is no proxy.");
+}
+
+/**
+ * `listener` behind the check Node makes itself when asked (`requireHostHeader`), whose refusal is an empty 400:
+ * an HTTP/1.1 request without a Host header gets the documented error instead.
+ */
+export function requiringHost(listener: RequestListener): RequestListener {
+  return (request, response) => {
+    if (request.headers.host !== undefined || request.httpVersion !== "1.1") return listener(request, response);
+    const body = JSON.stringify(errorBody("malformed_request", "An HTTP/1.1 request needs a Host header."));
+    response.writeHead(400, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
+    response.end(body);
+  };
 }
