@@ -30,21 +30,26 @@ export interface MetadataProblem {
 export function metadataProblems(value: Record<string, unknown>): MetadataProblem[] {
   const problems: MetadataProblem[] = [];
   let keys = 0;
-  const visit = (node: unknown, path: Array<string | number>, depth: number) => {
+  // The path of the node being visited, shared: copied only for a problem. The walk stops once the keys are too
+  // many, so a body of thousands of keys costs no more than one just over the limit.
+  const path: Array<string | number> = [];
+  const visit = (node: unknown, depth: number) => {
     if (node === null || typeof node !== "object") return;
     if (depth > eventLimits.metadataMaxDepth) {
       const at = ["metadata", ...path].map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("").slice(1);
       problems.push({ path: [], message: `${at} is nested deeper than ${eventLimits.metadataMaxDepth} levels` });
       return;
     }
-    for (const [key, child] of Object.entries(node)) {
-      keys++;
-      const childPath = [...path, Array.isArray(node) ? Number(key) : key];
-      if (key === forbiddenKey) problems.push({ path: childPath, message: forbiddenKeyMessage });
-      visit(child, childPath, depth + 1);
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      if (++keys > eventLimits.metadataMaxKeys) return;
+      path.push(Array.isArray(node) ? Number(key) : key);
+      if (key === forbiddenKey) problems.push({ path: [...path], message: forbiddenKeyMessage });
+      visit((node as Record<string, unknown>)[key], depth + 1);
+      path.pop();
     }
   };
-  visit(value, [], 1);
+  visit(value, 1);
   if (keys > eventLimits.metadataMaxKeys) problems.push({ path: [], message: `metadata has more than ${eventLimits.metadataMaxKeys} keys` });
   const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
   if (bytes > eventLimits.metadataMaxBytes) problems.push({ path: [], message: `metadata is ${bytes} bytes; at most ${eventLimits.metadataMaxBytes} are allowed` });

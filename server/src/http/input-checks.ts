@@ -4,6 +4,12 @@ import { AppError } from "../domain/kernel/errors";
 /** No route's body nests this deep (event metadata, the deepest, stops at 5 levels of its own). */
 export const MAX_BODY_DEPTH = 32;
 
+/**
+ * No route's body holds this many fields and list items in all (the largest, a chat of 512 messages, about
+ * 2,000): past it a body is refused before the contract's checks, whose work grows with every field.
+ */
+export const MAX_BODY_VALUES = 10_000;
+
 // Postgres refuses NUL in text and JSON while SQLite stores it; a lone surrogate has no UTF-8 form at all.
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -31,11 +37,12 @@ function pathOf(visit: Visit): string[] {
  * The first problem in a parsed JSON body: a string (object keys included) that cannot be stored as sent,
  * named by the dotted path of its field (`messages.0.content`; a bad key names the object holding it), or
  * nesting deeper than MAX_BODY_DEPTH, named by the top-level field (deep values would overflow the stack
- * of every recursive reader after this). Iterative, and a path is built only for the one problem reported,
- * so the check is linear in the body's size.
+ * of every recursive reader after this), or more than MAX_BODY_VALUES fields and list items. Iterative, and a
+ * path is built only for the one problem reported, so the check is linear in the body's size.
  */
 export function bodyProblem(body: unknown): { path: string; problem: string } | null {
   const stack: Visit[] = [{ value: body, key: "", depth: 0, parent: null }];
+  let values = 0;
   while (stack.length > 0) {
     const visit = stack.pop()!;
     const { value, depth } = visit;
@@ -47,6 +54,8 @@ export function bodyProblem(body: unknown): { path: string; problem: string } | 
     if (value === null || typeof value !== "object") continue;
     if (depth > MAX_BODY_DEPTH) return { path: pathOf(visit)[0]!, problem: `must not be nested deeper than ${MAX_BODY_DEPTH} levels` };
     const keys = Object.keys(value);
+    values += keys.length;
+    if (values > MAX_BODY_VALUES) return { path: "", problem: `fields and list items are more than ${MAX_BODY_VALUES} in all` };
     for (const key of Array.isArray(value) ? [] : keys) {
       // Record schemas drop a nested `__proto__` key silently, so the rest of the body would be applied as if it
       // had not been sent: refused, named by its own path. (At the top, strict schemas answer unknown_parameter.)

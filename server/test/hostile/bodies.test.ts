@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { MAX_BODY_VALUES } from "../../src/http/input-checks";
 import { expectDocumentedError, useSeededServer } from "./fixture";
 import { sendRaw, type RawResponse } from "./raw-http";
 import { bodyRoutes, pathFor, withField } from "./route-catalogue";
@@ -77,6 +78,21 @@ describe.each(bodyRoutes)("$name ($method $path)", (route) => {
     const big = rawJson(body, fields[0]!, JSON.stringify("a".repeat(1024 * 1024)));
     expectError(await send(path(), big), 413, "payload_too_large");
     expectError(await send(path(), "{}", { "content-length": String(100 * 1024 * 1024) }), 413, "payload_too_large");
+  });
+
+  it("answers a body of more than 10,000 fields and list items with invalid_parameter, before the route's own checks", async () => {
+    const wide = [
+      { ...body, padding: Array(MAX_BODY_VALUES).fill(0) },
+      { ...body, padding: Object.fromEntries(Array.from({ length: MAX_BODY_VALUES }, (_, i) => [`k${i}`, i])) },
+      { ...body, padding: Array.from({ length: MAX_BODY_VALUES / 2 }, () => [1]) },
+    ];
+    for (const text of wide.map((b) => JSON.stringify(b))) {
+      const res = await send(path(), text);
+      expectError(res, 400, "invalid_parameter", null);
+      expect(res.json.error.message).toBe(`The request body's fields and list items are more than ${MAX_BODY_VALUES} in all.`);
+    }
+    // Within it, the same fields reach the route's checks (here: an unknown field).
+    expectError(await send(path(), JSON.stringify({ ...body, padding: Array(MAX_BODY_VALUES / 2).fill(0) })), 400, "unknown_parameter");
   });
 
   it("rejects unknown fields, naming them, `__proto__` included and never merged into a prototype", async () => {
