@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import { interfaceVersion } from "@engram/contract";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -29,6 +30,13 @@ const instructions =
 export function mcpServer(services: McpServices, connection: ToolConnection): Server {
   const server = new Server({ name: "engram", title: "Engram", version: interfaceVersion }, { capabilities: { tools: {} }, instructions, jsonSchemaValidator });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: availableTools(connection).map((tool) => listedTools.get(tool.name)!) }));
-  server.setRequestHandler(CallToolRequest, (request) => callTool(services, connection, request.params.name, request.params.arguments));
+  // The calls of a batch run one after another, in order, each once the event loop has served what is waiting: run
+  // together, a hundred recalls in one POST held the loop (and the database's connections) for seconds.
+  let previous: Promise<unknown> = Promise.resolve();
+  server.setRequestHandler(CallToolRequest, (request) => {
+    const turn = previous.then(() => setImmediate()).then(() => callTool(services, connection, request.params.name, request.params.arguments));
+    previous = turn.catch(() => undefined);
+    return turn;
+  });
   return server;
 }

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest, startTestServer, temporaryDirectory, type TestServer } from "@engram/test-support";
@@ -104,6 +105,43 @@ describe("the /mcp endpoint over HTTP", () => {
     const answer = await post("/mcp", token, { hello: "world" });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+  });
+});
+
+describe("a JSON-RPC batch on /mcp", () => {
+  const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+  const protocol = { "mcp-protocol-version": "2025-03-26" };
+
+  it("runs its calls one after another, in order: a recall sees what the remember before it stored", async () => {
+    const { token } = await server.newTenant();
+    const answer = await post("/mcp", token, [toolCall(1, "remember", { text: "The batch ledger rotates its keys on Fridays." }), toolCall(2, "recall", { query: "batch ledger keys" })], protocol);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const byId = new Map((answer.body as Array<{ id: number; result: { structuredContent: any } }>).map((reply) => [reply.id, reply.result.structuredContent]));
+    const rememberedId = byId.get(1).memory.id;
+    expect(byId.get(2).memories.map((m: { id: string }) => m.id)).toEqual([rememberedId]);
+  });
+
+  it("lets the server answer others between its calls: a hundred recalls hold the event loop about as long as one", async () => {
+    const { token } = await server.newTenant();
+    const words = ["ledger", "deploy", "rotation", "incident", "billing", "queue", "cache", "schema", "replica", "token"];
+    const text = (i: number) => `Note ${i}: the ${words[i % 10]} ${words[(i * 3) % 10]} runbook names ${words[(i * 7) % 10]} owners.`;
+    const remembered = await post("/mcp", token, Array.from({ length: 100 }, (_, i) => toolCall(i, "remember", { text: text(i) })), protocol);
+    expect(remembered.status).toBe(200);
+    const query = Array.from({ length: 200 }, (_, i) => words[i % 10]).join(" ").slice(0, 2000);
+    const recalls = Array.from({ length: 100 }, (_, i) => toolCall(i, "recall", { query, limit: 100 }));
+
+    const stalls = monitorEventLoopDelay({ resolution: 5 });
+    stalls.enable();
+    const one = await post("/mcp", token, recalls.slice(0, 1), protocol);
+    const longestAlone = stalls.max / 1e6;
+    stalls.reset();
+    const all = await post("/mcp", token, recalls, protocol);
+    const longestInBatch = stalls.max / 1e6;
+    stalls.disable();
+    expect([one.status, all.status]).toEqual([200, 200]);
+    expect((all.body as unknown[]).length).toBe(100);
+    // Loose, for a busy machine: run together, the hundred held it about a hundred times as long.
+    expect(longestInBatch).toBeLessThan(Math.max(10 * longestAlone, 500));
   });
 });
 
