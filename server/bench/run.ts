@@ -23,7 +23,7 @@ import { atLeast, atMost, formatTargets, reported, type TargetRow } from "./targ
 import { benchMcp } from "./mcp";
 import { benchReflection } from "./reflection";
 import { latencyFromWorker } from "./http-load";
-import { benchSlowInput, formatSlowInputRows } from "./slow-input";
+import { benchSlowInput, formatSlowInput } from "./slow-input";
 
 /** Retrieval is measured as the memory count passes each stage, to show how latency grows. */
 const MEMORY_STAGES = (process.env.BENCH_MEMORY_STAGES ?? "10000,100000").split(",").map(Number);
@@ -313,7 +313,7 @@ async function main(): Promise<void> {
     console.log(`\n${formatGatewayRows(gateway.rows)}`);
     targets.push(...gatewayTargets(gateway));
   }
-  if (SECTIONS.has("slow-input")) console.log(`\n${formatSlowInputRows(await benchSlowInput())}`);
+  if (SECTIONS.has("slow-input")) console.log(`\n${formatSlowInput(await benchSlowInput())}`);
   if (SECTIONS.has("reflection")) console.log(`\n${await benchReflection()}`);
   if (SECTIONS.has("mcp")) {
     const mcp = await section("mcp", benchMcp);

@@ -8,7 +8,7 @@ export const MAX_BODY_DEPTH = 32;
  * No route's body holds this many fields and list items in all (the largest, a chat of 512 messages, about
  * 2,000): past it a body is refused before the contract's checks, whose work grows with every field.
  */
-export const MAX_BODY_VALUES = 10_000;
+export const MAX_BODY_VALUES = 5_000;
 
 // Postgres refuses NUL in text and JSON while SQLite stores it; a lone surrogate has no UTF-8 form at all.
 const LONE_SURROGATE = /\p{Cs}/u;
