@@ -110,7 +110,7 @@ function mountApplicationRoutes(app: Express, services: Services, application: A
     ...endpointOptions,
     globalMiddleware: [jsonBody, checkInput],
   });
-  createExpressEndpoints(signedInAuthContract, authRoutes({ sessions: services.sessions, users: services.users, config: application }), app, signedIn("application"));
+  createExpressEndpoints(signedInAuthContract, authRoutes({ sessions: services.sessions, config: application }), app, signedIn("application"));
   createExpressEndpoints(apiContract.organization, organizationRoutes(services.administration), app, signedIn("application"));
   createExpressEndpoints(apiContract.reflection, reflectionRoutes(services.reflection), app, signedIn("application"));
   // After the organization and reflection routes: their fixed `/memory/...` paths win over `/memory/:id`.

@@ -115,7 +115,8 @@ async function serveHttp(services: Services, config: ServerConfig, logger: Logge
   const server = createServer({ ...serverOptions, requireHostHeader: false }, requiringHost(listener)).listen(config.port, config.host);
   server.on("clientError", answerClientError);
   server.on("connect", refuseConnect);
-  server.on("checkContinue", continueUnlessOversized(listener));
+  // Checked for Host before the body is invited, as every request is.
+  server.on("checkContinue", requiringHost(continueUnlessOversized(listener)));
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

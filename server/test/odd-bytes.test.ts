@@ -270,6 +270,7 @@ describe("headers", () => {
     ["with no Host (HTTP/1.1 requires one)", `GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n`],
     ["with no Host, on the session routes", `POST /api/auth/login HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`],
     ["with no Host, for chat", `POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}`],
+    ["with no Host, asking to continue", `POST /v1/memory HTTP/1.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n`],
     ["CONNECT (this is no proxy)", `CONNECT /v1/health HTTP/1.1\r\nHost: x\r\n\r\n`],
     ["CONNECT to an authority", `CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`],
   ])("%s answer 400 malformed_request in the documented shape, and close", async (_name, head) => {

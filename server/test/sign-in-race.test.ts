@@ -7,8 +7,9 @@ import { userService } from "../src/domain/people/users";
 import type { Store } from "../src/domain/store";
 
 /**
- * A sign-in checks the password against the hash it read, which takes a while (argon2); a password change that
- * commits meanwhile ends every session of the account, and the sign-in's session must not outlive it either.
+ * A sign-in, or a password change, checks the password against the hash it read, which takes a while (argon2); a
+ * password change that commits meanwhile ends every session of the account, and what was checked against the old
+ * password must not outlive it: no session from the sign-in, no second change.
  */
 let store: Store;
 beforeAll(async () => {
@@ -42,5 +43,32 @@ describe("a sign-in checked against a password changed meanwhile", () => {
     await expect(sessions.login({ email: user.email, password: OLD, address: "127.0.0.1" })).rejects.toMatchObject({ code: "invalid_credentials" });
     const { secret } = await sessions.login({ email: user.email, password: NEW, address: "127.0.0.1" });
     expect(await sessions.resolve(secret)).toMatchObject({ userId: user.id });
+  });
+});
+
+describe("two password changes checked against the same password", () => {
+  it("let the first win: the second is refused, sets nothing and starts no session", async () => {
+    const users = userService(store, { clock: systemClock });
+    const { user } = await users.create({ email: "twice@example.com", password: OLD });
+    const sessions = sessionService(store, { clock: systemClock, policy: DEFAULT_SESSION_POLICY });
+    const victim = (await sessions.login({ email: user.email, password: OLD, address: "127.0.0.1" })).signedIn;
+    const intruder = (await sessions.login({ email: user.email, password: OLD, address: "127.0.0.1" })).signedIn;
+    // The victim's change commits between the intruder's read of the hash and its own change.
+    const racing: Store = {
+      ...store,
+      users: {
+        ...store.users,
+        async passwordHashOf(userId) {
+          const checked = await store.users.passwordHashOf(userId);
+          await sessions.changePassword(victim, { current: OLD, next: NEW }, "127.0.0.1");
+          return checked;
+        },
+      },
+    };
+    const raced = sessionService(racing, { clock: systemClock, policy: DEFAULT_SESSION_POLICY });
+    await expect(raced.changePassword(intruder, { current: OLD, next: "the intruder's password" }, "127.0.0.1")).rejects.toMatchObject({ code: "invalid_credentials" });
+
+    await expect(sessions.login({ email: user.email, password: "the intruder's password", address: "127.0.0.1" })).rejects.toMatchObject({ code: "invalid_credentials" });
+    expect((await sessions.login({ email: user.email, password: NEW, address: "127.0.0.1" })).signedIn.userId).toBe(user.id);
   });
 });

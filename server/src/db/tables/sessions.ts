@@ -25,8 +25,8 @@ export function sessionRepository(db: PrismaTx): SessionRepository {
     async delete(id) {
       await db.session.deleteMany({ where: { id } });
     },
-    async deleteForUser(userId, except) {
-      const { count } = await db.session.deleteMany({ where: { userId, ...(except ? { id: { not: except } } : {}) } });
+    async deleteForUser(userId) {
+      const { count } = await db.session.deleteMany({ where: { userId } });
       return count;
     },
     async deleteExpired(now, idleBefore) {

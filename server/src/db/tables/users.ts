@@ -43,5 +43,8 @@ export function userRepository(db: PrismaTx): UserRepository {
       // An update that changes nothing: it takes the row's lock, and matches only while the hash is the one given.
       return (await db.user.updateMany({ where: { id: userId, passwordHash }, data: { passwordHash } })).count === 1;
     },
+    async replacePassword(userId, from, to, at) {
+      return (await db.user.updateMany({ where: { id: userId, passwordHash: from }, data: { passwordHash: to, passwordChangedAt: at } })).count === 1;
+    },
   };
 }

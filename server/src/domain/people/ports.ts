@@ -22,6 +22,8 @@ export interface UserRepository {
    * password change committed meanwhile is seen, and one still to commit waits for the caller's.
    */
   holdPassword(userId: string, passwordHash: string): Promise<boolean>;
+  /** Sets a new hash only while the stored one is still `from` (the one a change checked); false when it is not. */
+  replacePassword(userId: string, from: string, to: string, at: Date): Promise<boolean>;
   count(): Promise<number>;
 }
 
@@ -62,8 +64,8 @@ export interface SessionRepository {
   touch(id: string, at: Date): Promise<void>;
   setActiveOrg(id: string, orgId: string): Promise<void>;
   delete(id: string): Promise<void>;
-  /** Ends every session of a person, but `except`; answers how many ended. */
-  deleteForUser(userId: string, except?: string): Promise<number>;
+  /** Ends every session of a person; answers how many ended. */
+  deleteForUser(userId: string): Promise<number>;
   /** Removes sessions past their absolute end or idle since before `idleBefore`. */
   deleteExpired(now: Date, idleBefore: Date): Promise<number>;
 }

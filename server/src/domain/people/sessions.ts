@@ -2,9 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Plan } from "../access/records";
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
-import type { Store } from "../store";
+import type { Repositories, Store } from "../store";
 import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy, loginThrottle } from "./login-throttle";
-import { passwordVerifier } from "./passwords";
+import { checkNewPassword, hashPassword, passwordVerifier } from "./passwords";
 import type { Role, SessionRecord } from "./records";
 import { normalizeEmail } from "./users";
 
@@ -45,6 +45,7 @@ export interface SignedIn {
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
 const newSecret = () => randomBytes(32).toString("base64url");
 const wrongCredentials = () => new AppError("invalid_credentials", "The email or password is wrong.");
+const wrongCurrentPassword = () => new AppError("invalid_credentials", "The current password is wrong.");
 
 export function sessionService(store: Store, { clock, policy }: { clock: Clock; policy: SessionPolicy }) {
   const throttle = loginThrottle(store.loginThrottle, policy.throttle, clock);
@@ -64,13 +65,17 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
    * sign-in's check against a password changed meanwhile would otherwise outlive the change, which ends
    * every session).
    */
-  async function start(userId: string, activeOrgId: string | null, checkedHash?: string): Promise<{ secret: string; session: SessionRecord }> {
+  async function start(userId: string, activeOrgId: string | null, checkedHash: string): Promise<{ secret: string; session: SessionRecord }> {
+    return store.transaction(async (tx) => {
+      if (!(await tx.users.holdPassword(userId, checkedHash))) throw wrongCredentials();
+      return newSession(tx, userId, activeOrgId);
+    });
+  }
+
+  async function newSession(tx: Repositories, userId: string, activeOrgId: string | null): Promise<{ secret: string; session: SessionRecord }> {
     const secret = newSecret();
     const at = clock();
-    const session = await store.transaction(async (tx) => {
-      if (checkedHash !== undefined && !(await tx.users.holdPassword(userId, checkedHash))) throw wrongCredentials();
-      return tx.sessions.create({ secretHash: hashSecret(secret), userId, activeOrgId, csrfToken: newSecret(), createdAt: at, expiresAt: new Date(at.getTime() + policy.absoluteMs) });
-    });
+    const session = await tx.sessions.create({ secretHash: hashSecret(secret), userId, activeOrgId, csrfToken: newSecret(), createdAt: at, expiresAt: new Date(at.getTime() + policy.absoluteMs) });
     return { secret, session };
   }
 
@@ -127,20 +132,27 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
       return { ...current, organization };
     },
 
-    /** A new session for someone whose sessions were all ended (a password change), in the same organization. */
-    async startFor(current: SignedIn): Promise<{ secret: string; signedIn: SignedIn }> {
-      const { secret, session } = await start(current.userId, current.organization?.id ?? null);
+    /**
+     * Changes a signed-in person's password: the current one is checked, throttled like signing in (a stolen
+     * session is no guessing oracle), and in one transaction the new one replaces it only if it is still the one
+     * checked (a change racing another, both checked against the same password, would otherwise win too), every
+     * session of the person ends, and a new one starts in the same organization.
+     */
+    async changePassword(current: SignedIn, passwords: { current: string; next: string }, address: string): Promise<{ secret: string; signedIn: SignedIn }> {
+      const attempt = await throttle.attempt(current.email, address);
+      const checked = await store.users.passwordHashOf(current.userId);
+      if (!(await verifyPassword(checked, passwords.current)) || checked === null) throw wrongCurrentPassword();
+      await attempt.succeeded();
+      checkNewPassword(passwords.next);
+      const next = await hashPassword(passwords.next);
+      const { secret, session } = await store.transaction(async (tx) => {
+        if (!(await tx.users.replacePassword(current.userId, checked, next, clock()))) throw wrongCurrentPassword();
+        await tx.sessions.deleteForUser(current.userId);
+        return newSession(tx, current.userId, current.organization?.id ?? null);
+      });
       const signedIn = await signedInFrom(session);
       if (!signedIn) throw new AppError("not_signed_in", "The account no longer exists.");
       return { secret, signedIn };
-    },
-
-    /** Checks a signed-in person's password, throttled like signing in: a stolen session is no guessing oracle. */
-    async checkPassword(current: SignedIn, password: string, address: string): Promise<boolean> {
-      const attempt = await throttle.attempt(current.email, address);
-      const valid = await verifyPassword(await store.users.passwordHashOf(current.userId), password);
-      if (valid) await attempt.succeeded();
-      return valid;
     },
 
     /** Sweeps sessions that have ended (resolve() refuses them anyway) and past sign-in failure counts. */

@@ -52,15 +52,15 @@ export function userService(store: Store, { clock }: { clock: Clock }) {
     },
 
     /**
-     * Sets a new password and ends the person's sessions (all of them, or all but `keepSession`: the one
-     * that made the change is rotated by the caller), in one transaction.
+     * Sets a new password and ends every session of the person, in one transaction: an operator's reset, which
+     * checks no current password (a signed-in person's own change is the session service's `changePassword`).
      */
-    async setPassword(userId: string, password: string, keepSession?: string): Promise<void> {
+    async setPassword(userId: string, password: string): Promise<void> {
       checkNewPassword(password);
       const passwordHash = await hashPassword(password);
       await store.transaction(async (tx) => {
         await tx.users.setPassword(userId, passwordHash, clock());
-        await tx.sessions.deleteForUser(userId, keepSession);
+        await tx.sessions.deleteForUser(userId);
       });
     },
   };

@@ -1,9 +1,7 @@
 import { apiContract } from "@engram/contract";
 import { initServer } from "@ts-rest/express";
 import type { ApplicationConfig } from "../../application-config";
-import { AppError } from "../../domain/kernel/errors";
 import type { SessionService } from "../../domain/people/sessions";
-import type { UserService } from "../../domain/people/users";
 import { clearSessionCookie, sessionSecretOf, setSessionCookie } from "./session-cookie";
 import { signedInOf } from "./session-auth";
 import { sessionView } from "./views";
@@ -39,8 +37,8 @@ export function sessionlessAuthRoutes(sessions: SessionService, config: Applicat
   });
 }
 
-export function authRoutes(deps: { sessions: SessionService; users: UserService; config: ApplicationConfig }) {
-  const { sessions, users, config } = deps;
+export function authRoutes(deps: { sessions: SessionService; config: ApplicationConfig }) {
+  const { sessions, config } = deps;
   return s.router(signedInAuthContract, {
     me: async ({ res }) => ({ status: 200 as const, body: sessionView(signedInOf(res)) }),
     switchOrganization: async ({ body, res }) => ({
@@ -48,13 +46,9 @@ export function authRoutes(deps: { sessions: SessionService; users: UserService;
       body: sessionView(await sessions.switchOrganization(signedInOf(res), body.organizationId)),
     }),
     changePassword: async ({ body, req, res }) => {
-      const signedIn = signedInOf(res);
-      if (!(await sessions.checkPassword(signedIn, body.currentPassword, req.socket.remoteAddress ?? "unknown"))) {
-        throw new AppError("invalid_credentials", "The current password is wrong.");
-      }
       // Every session of the person ends, this one included; a new one replaces it.
-      await users.setPassword(signedIn.userId, body.newPassword);
-      const { secret, signedIn: renewed } = await sessions.startFor(signedIn);
+      const passwords = { current: body.currentPassword, next: body.newPassword };
+      const { secret, signedIn: renewed } = await sessions.changePassword(signedInOf(res), passwords, req.socket.remoteAddress ?? "unknown");
       setSessionCookie(req, res, secret, renewed.expiresAt, config.cookieSecure);
       return { status: 200 as const, body: sessionView(renewed) };
     },
