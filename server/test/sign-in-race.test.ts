@@ -17,6 +17,17 @@ beforeAll(async () => {
 });
 afterAll(() => store?.close());
 
+/** The store, but each read of the account's hash through `read` runs `meanwhile` before it answers. */
+function changedAfter(read: "findCredentials" | "passwordHashOf", meanwhile: () => Promise<unknown>): Store {
+  const reading = store.users[read] as (key: string) => Promise<unknown>;
+  const answerLater = async (key: string) => {
+    const answer = await reading(key);
+    await meanwhile();
+    return answer;
+  };
+  return { ...store, users: { ...store.users, [read]: answerLater } };
+}
+
 const OLD = "the old password, long enough";
 const NEW = "the new password, long enough";
 
@@ -25,18 +36,10 @@ describe("a sign-in checked against a password changed meanwhile", () => {
     const users = userService(store, { clock: systemClock });
     const { user } = await users.create({ email: "raced@example.com", password: OLD });
     // The password changes, and the change commits, between the sign-in's read of the hash and its session.
-    const racing: Store = {
-      ...store,
-      users: {
-        ...store.users,
-        async findCredentials(email) {
-          const credentials = await store.users.findCredentials(email);
-          await users.setPassword(user.id, NEW);
-          return credentials;
-        },
-      },
-    };
-    const raced = sessionService(racing, { clock: systemClock, policy: DEFAULT_SESSION_POLICY });
+    const raced = sessionService(
+      changedAfter("findCredentials", () => users.setPassword(user.id, NEW)),
+      { clock: systemClock, policy: DEFAULT_SESSION_POLICY },
+    );
     await expect(raced.login({ email: user.email, password: OLD, address: "127.0.0.1" })).rejects.toMatchObject({ code: "invalid_credentials" });
 
     const sessions = sessionService(store, { clock: systemClock, policy: DEFAULT_SESSION_POLICY });
@@ -54,18 +57,10 @@ describe("two password changes checked against the same password", () => {
     const victim = (await sessions.login({ email: user.email, password: OLD, address: "127.0.0.1" })).signedIn;
     const intruder = (await sessions.login({ email: user.email, password: OLD, address: "127.0.0.1" })).signedIn;
     // The victim's change commits between the intruder's read of the hash and its own change.
-    const racing: Store = {
-      ...store,
-      users: {
-        ...store.users,
-        async passwordHashOf(userId) {
-          const checked = await store.users.passwordHashOf(userId);
-          await sessions.changePassword(victim, { current: OLD, next: NEW }, "127.0.0.1");
-          return checked;
-        },
-      },
-    };
-    const raced = sessionService(racing, { clock: systemClock, policy: DEFAULT_SESSION_POLICY });
+    const raced = sessionService(
+      changedAfter("passwordHashOf", () => sessions.changePassword(victim, { current: OLD, next: NEW }, "127.0.0.1")),
+      { clock: systemClock, policy: DEFAULT_SESSION_POLICY },
+    );
     await expect(raced.changePassword(intruder, { current: OLD, next: "the intruder's password" }, "127.0.0.1")).rejects.toMatchObject({ code: "invalid_credentials" });
 
     await expect(sessions.login({ email: user.email, password: "the intruder's password", address: "127.0.0.1" })).rejects.toMatchObject({ code: "invalid_credentials" });
