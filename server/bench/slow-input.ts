@@ -83,6 +83,7 @@ export interface SlowInputResult {
 const manyKeys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
 const mcpCall = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 const LEDGER_WORDS = ["ledger", "deploy", "rotation", "incident", "billing", "queue", "cache", "schema", "replica", "token"];
+const LEDGER_QUERY = Array(400).fill(LEDGER_WORDS).flat().join(" ").slice(0, 2_000);
 
 /** Bodies with as many fields, items or calls as 1 MiB holds, or as a route reads before refusing them. */
 const WIDE_BODIES: Array<{ body: string; path: string; send: () => unknown; expect: number[] }> = [
@@ -94,7 +95,7 @@ const WIDE_BODIES: Array<{ body: string; path: string; send: () => unknown; expe
   {
     body: "MCP batch, 100 recalls (limit 100, 2,000-character query)",
     path: "/mcp",
-    send: () => Array.from({ length: 100 }, (_, i) => mcpCall(i, "recall", { query: Array(400).fill(LEDGER_WORDS).flat().join(" ").slice(0, 2_000), limit: 100 })),
+    send: () => Array.from({ length: 100 }, (_, i) => mcpCall(i, "recall", { query: LEDGER_QUERY, limit: 100 })),
     expect: [200],
   },
 ];

@@ -61,9 +61,8 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
   }
 
   /**
-   * A new session for the account; with `checkedHash`, only while that is still its password's hash (a
-   * sign-in's check against a password changed meanwhile would otherwise outlive the change, which ends
-   * every session).
+   * A sign-in's new session, started only while `checkedHash` is still the account's password hash (a check
+   * against a password changed meanwhile would otherwise outlive the change, which ends every session).
    */
   async function start(userId: string, activeOrgId: string | null, checkedHash: string): Promise<{ secret: string; session: SessionRecord }> {
     return store.transaction(async (tx) => {
