@@ -13,7 +13,7 @@ export {
   type ContextMemory,
   type ContextMode,
 } from "./context";
-export { countTokens, countTokensWithin, LONGEST_EXACT_PRE_TOKEN, tokenUpperBound, truncateToTokens } from "./token-count";
+export { countTokens, countTokensWithin, countTokensWithinStepwise, LONGEST_EXACT_PRE_TOKEN, tokenUpperBound, truncateToTokens } from "./token-count";
 export {
   exchangeNeighbours,
   withExchangeContext,

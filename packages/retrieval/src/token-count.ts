@@ -75,12 +75,28 @@ export function tokenUpperBound(text: string): number {
  * megabyte is not counted whole just to be refused.
  */
 export function countTokensWithin(text: string, limit: number): number | false {
+  const counting = countTokensWithinStepwise(text, limit);
+  for (;;) {
+    const step = counting.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `countTokensWithin` as a generator that yields after each pre-token whose count it had to work out, so
+ * that its caller can give the event loop a turn now and then: counting up to a limit of 8,192 tokens takes
+ * tens of milliseconds for text whose every pre-token is long and new (CJK clauses, say).
+ */
+export function* countTokensWithinStepwise(text: string, limit: number): Generator<void, number | false, void> {
   let total = 0;
   for (const [preToken] of preTokens(text)) {
     // Every pre-token is at least one token: no need to count one that cannot fit.
     if (total >= limit) return false;
-    total += tokensOf(preToken);
+    const known = preToken.length <= LONGEST_EXACT_PRE_TOKEN ? knownCounts.get(preToken) : undefined;
+    total += known ?? tokensOf(preToken);
     if (total > limit) return false;
+    // A known count is a lookup; only working one out takes time worth pausing for.
+    if (known === undefined) yield;
   }
   return total;
 }

@@ -1,6 +1,6 @@
 import { countTokens as reference } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
-import { countTokens, countTokensWithin, LONGEST_EXACT_PRE_TOKEN, truncateToTokens } from "../src/token-count";
+import { countTokens, countTokensWithin, countTokensWithinStepwise, LONGEST_EXACT_PRE_TOKEN, truncateToTokens } from "../src/token-count";
 
 /** gpt-tokenizer's exact count, with text that spells a special token read as plain text (as the gateway reads it). */
 const exact = (text: string) => reference(text, { disallowedSpecial: new Set() });
@@ -80,6 +80,25 @@ describe("token counting", () => {
     expect(countTokens(words)).toBe(exact(words));
     for (const [, text] of ordinary) expect(countTokens(text)).toBe(exact(text));
     expect(countTokens(words)).toBe(exact(words));
+  });
+
+  it("counts step by step, a step after each pre-token it works out and none after one it knows", () => {
+    /** The generator's steps and what it returns. */
+    const stepwise = (text: string, limit: number) => {
+      const counting = countTokensWithinStepwise(text, limit);
+      for (let steps = 0; ; steps++) {
+        const step = counting.next();
+        if (step.done) return { steps, count: step.value };
+      }
+    };
+    // Words no earlier test has counted: seven pre-tokens, all new.
+    const fresh = "Quillwort zephyrine, brackish oxbow flummery!";
+    const count = exact(fresh);
+    expect(stepwise(fresh, count)).toEqual({ steps: 7, count });
+    expect(stepwise(fresh, count)).toEqual({ steps: 0, count });
+    expect(stepwise(fresh, count - 1)).toEqual({ steps: 0, count: false });
+    const long = shapes["distinct CJK without spaces"]!(3 * LONGEST_EXACT_PRE_TOKEN);
+    expect(stepwise(long, MIB)).toEqual({ steps: 1, count: countTokensWithin(long, MIB) });
   });
 
   it("counts the empty text as nothing", () => {

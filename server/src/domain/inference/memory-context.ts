@@ -63,7 +63,7 @@ export async function injectMemory(input: {
   const { messages, maxTokens } = input;
   const { question, query } = retrievalQuery(messages);
   const budget = inferenceLimits.contextLength - maxTokens;
-  const conversation = promptTokens(messages, budget);
+  const conversation = await promptTokens(messages, budget);
   if (conversation === null) {
     throw new AppError(
       "context_length_exceeded",
