@@ -34,8 +34,11 @@ const ACRONYM_PLURAL = /^(\p{Lu}{2,})s$/u;
 const LETTER_DIGIT_BOUNDARY = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 const VERSION = /^v(\d+(?:\.\d+)+)$/;
 const PLAIN_WORD = /^\p{L}+$/u;
-/** A token no boundary can split: a lower-case word, capitalised or not, or a number (most of any text). */
-const UNSPLITTABLE = /^(?:\p{Lu}?\p{Ll}*|\p{N}+)$/u;
+/**
+ * A token no boundary can split (most of any text): a word with no capital but its first, in a script with
+ * case or without (Arabic, CJK), or a number.
+ */
+const UNSPLITTABLE = /^(?:\p{Lu}?[\p{Ll}\p{Lt}\p{Lm}\p{Lo}]*|\p{N}+)$/u;
 const BETWEEN_WORDS = /^[^\S\n]+$/;
 /**
  * Particles that make phrasal verbs, which engineers also write as one word: "rolled back" and

@@ -36,6 +36,8 @@ describe("text analysis", () => {
   it("reads a word with at most a leading capital, or a number, as one piece and anything else as an identifier", () => {
     expect(analyzeText("Deploys 2077 Kept")).toEqual(["deploy", "2077", "keep"]);
     expect(analyzeText("iPhone x86 ABCs")).toEqual(["iphon", "phone", "x86", "86", "abc"]);
+    // Scripts without case, and letters with case after one without: one piece, as no boundary splits them.
+    expect(analyzeText("ﷺ 東京タワー 中A")).toEqual(["صلى", "الله", "عليه", "وسلم", "東京タワー", "中a"]);
   });
 
   it("reads an acronym's plural as the acronym", () => {
