@@ -193,8 +193,11 @@ export function normalHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-/** Whether HOST is the address of every interface in any of its spellings (`0.0.0.0`, `::`, also `0` or `::0`). */
+/**
+ * Whether HOST is the address of every interface in any of its spellings (`0.0.0.0`, `::`, also `0` or `::0`, or
+ * `::ffff:0.0.0.0`, IPv4's written as IPv6 does, on which the system accepts IPv4 on every interface).
+ */
 export function isEveryInterface(host: string): boolean {
   const address = normalHost(host);
-  return address === "0.0.0.0" || address === "[::]";
+  return address === "0.0.0.0" || address === "[::]" || address === "[::ffff:0:0]";
 }

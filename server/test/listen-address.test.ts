@@ -21,7 +21,7 @@ describe.runIf(ipv6Loopback)("a server on an IPv6 address", () => {
 });
 
 describe("HOST for every interface", () => {
-  it.each(["0.0.0.0", "::", "0", "0.0", "::0", "0:0:0:0:0:0:0:0"])("is told in any spelling (%s)", (host) => {
+  it.each(["0.0.0.0", "::", "0", "0.0", "::0", "0:0:0:0:0:0:0:0", "::ffff:0.0.0.0", "::ffff:0:0"])("is told in any spelling (%s)", (host) => {
     expect(isEveryInterface(host)).toBe(true);
   });
 
@@ -40,8 +40,8 @@ describe("HOST for every interface", () => {
     expect(normalHost(host)).toBe(told);
   });
 
-  it("gives a URL this machine can use when spelled 0", async () => {
-    const server = await startServerOn(await freshDatabase(), { host: "0", port: 0 });
+  it.each(["0", "::ffff:0.0.0.0"])("gives a URL this machine can use when spelled %s", async (host) => {
+    const server = await startServerOn(await freshDatabase(), { host, port: 0 });
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${server.url}/v1/health`)).status).toBe(200);
