@@ -106,6 +106,15 @@ describe("the /mcp endpoint over HTTP", () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
   });
+
+  it("answers a client that does not accept both JSON and event streams with 406, in JSON-RPC form", async () => {
+    const { token } = await server.newTenant();
+    for (const accept of ["application/json", "text/event-stream", "*/*"]) {
+      const answer = await post("/mcp", token, initialize, { accept });
+      expect(answer.status, accept).toBe(406);
+      expect(answer.body, accept).toMatchObject({ jsonrpc: "2.0", error: { message: expect.stringMatching(/accept/i) } });
+    }
+  });
 });
 
 describe("a JSON-RPC batch on /mcp", () => {
