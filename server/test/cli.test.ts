@@ -232,8 +232,12 @@ describe("engram CLI", () => {
     [{ PORT: "http" }, [], 'PORT must be a whole number from 0 to 65535, got "http"'],
     [{ ENGRAM_WORKERS: "0" }, [], 'ENGRAM_WORKERS must be a whole number from 1 to 64, got "0"'],
     [{}, ["--workers", "lots"], '--workers must be a whole number from 1 to 64, got "lots"'],
-    // The argument parser's own message, which spans three lines, told as one.
-    [{}, ["--workers", "-1"], "Option '--workers' argument is ambiguous. Did you forget"],
+    // The argument parser's refusals, told as the CLI tells the rest (its own messages span lines, or quote oddly).
+    [{}, ["--workers", "-1"], '--workers needs a value: one that starts with "-" is written --workers=-…'],
+    [{}, ["--workers"], "--workers needs a value"],
+    [{}, ["--bogus"], "unknown option --bogus (`engram --help` lists the commands and their options)"],
+    [{}, ["-x"], "unknown option -x (`engram --help`"],
+    [{}, ["--help=yes"], "--help takes no value"],
     [{ LOG_LEVEL: "loud" }, [], 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
     [{ ENGRAM_RATE_LIMITS: "free.chat=5" }, [], 'ENGRAM_RATE_LIMITS: cannot read "free.chat=5"'],
     [{ ENGRAM_UPSTREAM_BASE_URL: "ftp://models.example" }, [], 'ENGRAM_UPSTREAM_BASE_URL must be an http(s) URL, got "ftp://models.example"'],

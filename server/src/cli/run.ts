@@ -5,6 +5,7 @@ import { openStore } from "../db/store";
 import { AppError, SettingError } from "../domain/kernel/errors";
 import { createServices } from "../services";
 import * as admin from "./admin";
+import { argumentMistake } from "./argument-mistakes";
 import * as assistants from "./assistants";
 import { mcp } from "./mcp";
 import * as people from "./people";
@@ -109,8 +110,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       io.err(`engram: ${printableLine(error.message)}`);
       return 1;
     }
-    const parseError = error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
-    if (error instanceof UsageError || error instanceof SettingError || error instanceof AppError || parseError) {
+    if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS")) {
+      io.err(`engram: ${printableLine(argumentMistake(error))}`);
+      return 2;
+    }
+    if (error instanceof UsageError || error instanceof SettingError || error instanceof AppError) {
       io.err(`engram: ${printableLine(error.message)}`);
       return 2;
     }
