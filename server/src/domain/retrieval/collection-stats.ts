@@ -17,6 +17,12 @@ export const MAX_TERMS_PER_SCOPE = 20_000;
  * spell or a run of very long memories), the stale terms are counted again by the index instead.
  */
 export const MAX_CHANGES_APPLIED = 512;
+/**
+ * Terms counted in one statement. A statement counts each term in a column of its own, and databases bound
+ * the columns of a result (SQLite 2,000, Postgres 1,664), which a 2,000-character query of hyphenated names can
+ * pass; each statement is its own snapshot, its version kept with its counts.
+ */
+export const MAX_TERMS_PER_COUNT = 500;
 export const MAX_CHANGED_TEXT = 64 * 1024;
 
 /** The statistics of one retrieval: the scope's state as read once, and its terms' document frequencies. */
@@ -102,10 +108,11 @@ export function collectionStatsCache(memories: Pick<MemorySearch, "collectionSta
         }
         for (const [term, entry] of await caughtUpFromLog(stale)) known.set(term, entry);
         const uncounted = unique.filter((term) => !known.has(term));
-        if (uncounted.length > 0) {
-          const fresh = await memories.documentFrequencies(scope, uncounted);
-          if (counted.size + uncounted.length > MAX_TERMS_PER_SCOPE) counted.clear();
-          uncounted.forEach((term, i) => {
+        if (uncounted.length > 0 && counted.size + uncounted.length > MAX_TERMS_PER_SCOPE) counted.clear();
+        for (let start = 0; start < uncounted.length; start += MAX_TERMS_PER_COUNT) {
+          const batch = uncounted.slice(start, start + MAX_TERMS_PER_COUNT);
+          const fresh = await memories.documentFrequencies(scope, batch);
+          batch.forEach((term, i) => {
             const entry: CountedTerm = { documents: fresh.documents[i]!, version: fresh.version };
             known.set(term, entry);
             const existing = counted.get(term);
