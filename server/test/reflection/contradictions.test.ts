@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, rawRequest, startTestServer, type TestServer } from "@engram/test-support";
 import { reflectionContext } from "../../src/domain/reflection/context";
 import { contradictionsProcess, SUPERSEDED_CONFIDENCE } from "../../src/domain/reflection/processes/contradictions";
-import { namedVersions, reversalSignal, saysIncidentOpen } from "../../src/domain/reflection/processes/supersession-rules";
+import { MAX_THINGS_VERSIONED, namedVersions, reversalSignal, saysIncidentOpen, statedVersions } from "../../src/domain/reflection/processes/supersession-rules";
 import { DEFAULT_REFLECTION_SETTINGS } from "../../src/domain/reflection/settings";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -302,6 +302,35 @@ describe("contradictions: across pages", () => {
   });
 });
 
+describe("contradictions: texts naming hundreds of versions", () => {
+  it("compares only the first things each names, in time that grows with the memories, not with what they name", async () => {
+    const { orgId, token } = await server.newTenant();
+    const w = writer(token);
+    /** About 600 distinct things, each with a version, in 8,000 characters: no other memory names them. */
+    const release = (memory: number) => {
+      const parts: string[] = [];
+      for (let j = 0; parts.join(" ").length < 7_980; j++) parts.push(`q${memory.toString(36)}x${j.toString(36)} v1.${j}`);
+      return parts.join(" ").slice(0, 8_000).replace(/\s\S*$/, "");
+    };
+    const MEMORIES = 100;
+    const ids: string[] = [];
+    for (let i = 0; i < MEMORIES; i++) {
+      ids.push(await w.encode({ text: release(i), subject: "payments-api", memoryKind: "fact" }));
+      later(0.01);
+    }
+    // The first memory's first thing, named again at a higher version.
+    const replacement = await w.encode({ text: "Now q0x0 v1.5.0 runs.", subject: "payments-api", memoryKind: "fact" });
+
+    const started = performance.now();
+    const result = await runContradictions(orgId);
+    const elapsed = performance.now() - started;
+    expect(result).toMatchObject({ examined: MEMORIES + 1, actions: 1 });
+    await expectSuperseded(ids[0]!, replacement, SUPERSEDED_CONFIDENCE);
+    // Comparing every thing named with every newer memory's took 14-18 s here; the margin is for a busy machine.
+    expect(elapsed).toBeLessThan(5_000);
+  }, 120_000);
+});
+
 describe("contradiction rules on text", () => {
   it("reads versions with what they are versions of", () => {
     expect(namedVersions("payments-api v1.2 then 1.3.0, node 18.2.0", "payments-api")).toEqual([
@@ -311,6 +340,19 @@ describe("contradiction rules on text", () => {
     ]);
     // Not versions: two parts without v, addresses, parts of words, dates with four parts.
     expect(namedVersions("took 1.5 seconds from 10.0.0.1 via node18.0.0 on 2026.03.02.1", null)).toEqual([]);
+  });
+
+  it("states the highest version of each thing named, for the first things named only", () => {
+    expect(statedVersions(namedVersions("payments-api v1.2 then 1.3.0 and back to 1.2.5, node 18.2.0", "payments-api"))).toEqual(
+      new Map([
+        [null, "1.3.0"],
+        ["node", "18.2.0"],
+      ]),
+    );
+    const many = Array.from({ length: MAX_THINGS_VERSIONED + 5 }, (_, i) => `lib${i} v2.${i}`).join(", ");
+    const stated = statedVersions(namedVersions(`${many}, lib0 v9.0`, "app"));
+    expect([...stated.keys()]).toEqual(Array.from({ length: MAX_THINGS_VERSIONED }, (_, i) => `lib${i}`));
+    expect(stated.get("lib0")).toBe("9.0.0");
   });
 
   it("reads reversals and open incidents, not look-alikes", () => {

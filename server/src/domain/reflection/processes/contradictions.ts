@@ -4,9 +4,7 @@ import { type Change, applyChanges, flagChange, scopePages } from "./scope-pages
 import {
   compareVersions,
   decisionTerms,
-  highestVersionOf,
   kindFamily,
-  type NamedVersion,
   namedVersions,
   reversalSignal,
   saysIncidentOpen,
@@ -40,10 +38,19 @@ interface Dated {
 interface Overturners {
   /** Resolved incidents by subject. */
   resolvedIncidents: Map<string, { subject: string; lastEventId: string; updatedAt: Date }>;
-  /** Memories naming versions, newest first, per agent, subject and kind family; `rollback` when one says it went back. */
-  versions: Map<string, Array<Dated & { versions: NamedVersion[]; rollback: boolean }>>;
+  /**
+   * Per agent, subject and kind family, and per thing named (a label, or null for the subject itself): the
+   * memories stating a version of it, newest first, each with the version it states; `rollback` when one says it
+   * went back.
+   */
+  versions: Map<string, Map<string | null, VersionStatement[]>>;
   /** Decisions that say they reverse something, oldest first, per agent and subject. */
   reversals: Map<string, Array<Dated & { terms: Set<string>; signal: string }>>;
+}
+
+interface VersionStatement extends Dated {
+  current: string;
+  rollback: boolean;
 }
 
 /** Agents keep their own memories: one agent's newer memory does not overturn another's. */
@@ -63,12 +70,17 @@ async function readOverturners(ctx: ReflectionContext): Promise<Overturners> {
       const subject = subjectKey(memory.subject);
       // A demoted memory replaces nothing.
       if (!subject || memory.supersededBy) continue;
-      const named = namedVersions(memory.text, subject);
-      if (named.length > 0) {
+      const stated = statedVersions(namedVersions(memory.text, subject));
+      if (stated.size > 0) {
         const key = groupKey(memory, subject, kindFamily(memory.memoryKind));
-        const list = versions.get(key) ?? [];
-        list.push({ id: memory.id, createdAt: memory.createdAt, versions: named, rollback: saysRollback(memory.text) });
-        versions.set(key, list);
+        const byThing = versions.get(key) ?? new Map<string | null, VersionStatement[]>();
+        const rollback = saysRollback(memory.text);
+        for (const [label, current] of stated) {
+          const list = byThing.get(label) ?? [];
+          list.push({ id: memory.id, createdAt: memory.createdAt, current, rollback });
+          byThing.set(label, list);
+        }
+        versions.set(key, byThing);
       }
       const signal = memory.memoryKind === "decision" ? reversalSignal(memory.text) : null;
       if (signal) {
@@ -79,7 +91,7 @@ async function readOverturners(ctx: ReflectionContext): Promise<Overturners> {
       }
     }
   }
-  for (const list of versions.values()) list.reverse();
+  for (const byThing of versions.values()) for (const list of byThing.values()) list.reverse();
   return { resolvedIncidents, versions, reversals };
 }
 
@@ -89,14 +101,12 @@ async function readOverturners(ctx: ReflectionContext): Promise<Overturners> {
  * back to it ("runs v3.1.0 again"). Without that, a lower version is history ("v1.8 was deprecated"), and an
  * earlier statement decides.
  */
-function currentVersionAfter(memory: Dated, label: string | null, version: string, newestFirst: ReadonlyArray<Dated & { versions: NamedVersion[]; rollback: boolean }>) {
+function currentVersionAfter(memory: Dated, version: string, newestFirst: readonly VersionStatement[]) {
   for (const entry of newestFirst) {
     if (!isNewer(entry, memory)) break;
-    const current = highestVersionOf(entry.versions, label);
-    if (current === null) continue;
-    const order = compareVersions(current, version);
+    const order = compareVersions(entry.current, version);
     if (order === 0) return null;
-    if (order > 0 || entry.rollback) return { id: entry.id, current };
+    if (order > 0 || entry.rollback) return { id: entry.id, current: entry.current };
   }
   return null;
 }
@@ -118,8 +128,9 @@ function overturnOf(memory: ReflectionMemory, overturners: Overturners): Overtur
     }
   }
 
+  const statements = overturners.versions.get(groupKey(memory, subject, kindFamily(memory.memoryKind)));
   for (const [label, version] of statedVersions(namedVersions(memory.text, subject))) {
-    const replacement = currentVersionAfter(memory, label, version, overturners.versions.get(groupKey(memory, subject, kindFamily(memory.memoryKind))) ?? []);
+    const replacement = currentVersionAfter(memory, version, statements?.get(label) ?? []);
     if (replacement) {
       const thing = label ? `${label} for ${memory.subject!.trim()}` : memory.subject!.trim();
       return {

@@ -128,33 +128,29 @@ export function namedVersions(text: string, subject: string | null): NamedVersio
   return found;
 }
 
-/**
- * Two versions are of the same thing only when named alike: the subject's own version never replaces the
- * version of something it uses (`payments-api v1.3` and `payments-api requires node 18.0.0`).
- */
-export const sameThing = (a: string | null, b: string | null): boolean => a === b;
-
 export function compareVersions(a: string, b: string): number {
   const [x, y] = [a.split(".").map(Number), b.split(".").map(Number)];
   for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
   return 0;
 }
 
-/** The highest of the versions that are of the same thing as `label`, or null when none is. */
-export function highestVersionOf(versions: readonly NamedVersion[], label: string | null): string | null {
-  let highest: string | null = null;
-  for (const named of versions) {
-    if (sameThing(named.label, label) && (highest === null || compareVersions(named.version, highest) > 0)) highest = named.version;
-  }
-  return highest;
-}
+/**
+ * The most things one memory is read to state versions of (the first named): a release note names a handful,
+ * while a text of hundreds made reflection compare each with every newer memory's.
+ */
+export const MAX_THINGS_VERSIONED = 32;
 
 /**
- * The version a memory states of each thing it names: the highest it names of it, so "upgraded from v1.2 to
- * v1.3" states 1.3.
+ * The version a memory states of each thing it names (at most MAX_THINGS_VERSIONED): the highest it names of
+ * it, so "upgraded from v1.2 to v1.3" states 1.3. Two versions are of the same thing only when named alike: the
+ * subject's own version never replaces the version of something it uses (`payments-api v1.3` and
+ * `payments-api requires node 18.0.0`).
  */
 export function statedVersions(versions: readonly NamedVersion[]): Map<string | null, string> {
   const stated = new Map<string | null, string>();
-  for (const { label } of versions) if (!stated.has(label)) stated.set(label, highestVersionOf(versions, label)!);
+  for (const { label, version } of versions) {
+    const highest = stated.get(label);
+    if (highest === undefined ? stated.size < MAX_THINGS_VERSIONED : compareVersions(version, highest) > 0) stated.set(label, version);
+  }
   return stated;
 }
