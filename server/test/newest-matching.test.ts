@@ -96,6 +96,22 @@ describe("newestMatching", () => {
     expect(Math.max(...reads)).toBeLessThanOrEqual(5);
   });
 
+  it("gives the event loop a turn between reads, so a long walk holds no other request", async () => {
+    // One read per turn: the callbacks queued for the next turn count the turns taken until the walk ends.
+    let turns = 0;
+    let walking = true;
+    const count = () => {
+      turns += 1;
+      if (walking) setImmediate(count);
+    };
+    setImmediate(count);
+    const { memories, reads } = counted();
+    await newestMatching(memories, scope(), () => false, null, 10, { step: 5, budget: 30 });
+    walking = false;
+    expect(reads.length).toBeGreaterThan(4);
+    expect(turns).toBeGreaterThanOrEqual(reads.length - 2);
+  });
+
   it("answers an unfiltered page in one read per state of just enough rows", async () => {
     const { memories, reads } = counted();
     const page = await newestMatching(memories, scope(), null, null, 7);

@@ -1,4 +1,7 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { setImmediate } from "node:timers/promises";
+
+/** Lets the event loop run what is waiting (I/O, timers, other requests) before going on. */
+export const nextTurn = (): Promise<void> => setImmediate();
 
 /**
  * Runs work written as a generator that yields between its steps, giving the event loop a turn whenever

@@ -1,10 +1,14 @@
 import type { TEnvironment, TMemoryState } from "@engram/contract";
+import { nextTurn } from "../kernel/in-turns";
 import type { PagePosition } from "../kernel/page-cursor";
 import type { MemoryRepository } from "./ports";
 import type { MemoryRecord } from "./records";
 
 export interface WalkLimits {
-  /** Rows read per step of a filtered walk: each read is small, so no request holds the event loop for long. */
+  /**
+   * Rows read per step of a filtered walk: each read is small, and the event loop gets a turn between reads (SQLite's
+   * driver answers at once, so awaiting a read alone lets nothing else run), so no request holds it for long.
+   */
   step: number;
   /** Rows a filtered walk may read per state and request; past it the page ends early with a cursor to go on from. */
   budget: number;
@@ -51,6 +55,7 @@ export async function newestMatching(
       }
       if (rows.length < step) return { matches, stoppedAt: null };
       position = positionOf(rows.at(-1)!);
+      await nextTurn();
     }
     return { matches, stoppedAt: position };
   }
