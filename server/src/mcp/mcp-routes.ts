@@ -32,6 +32,8 @@ function connectionAgent(req: Request, caller: Caller): string | null {
   return resolveAgent(caller, fromPath, headers.data["x-service-agent"]);
 }
 
+const UNSENDABLE_ANSWER = "The answers to this request are too large to send in one response: send fewer tool calls at a time.";
+
 /**
  * Serves one POST with a server and transport of its own (stateless Streamable HTTP, JSON answers): the
  * workers of `engram serve` share one port, so no session may live in one worker's memory (docs/mcp.md).
@@ -49,6 +51,12 @@ function serveMcp(services: McpServices): RequestHandler {
       },
     };
     const server = mcpServer(services, connection);
+    // An answer the transport cannot send (longer than a JavaScript string can be: a batch of a hundred large
+    // answers) reaches only this hook, and the request would never be answered: it is answered here instead.
+    server.onerror = (error) => {
+      if (!error.message.startsWith("Failed to send response") || res.headersSent) return req.log.warn({ err: error }, "MCP protocol error");
+      next(/Invalid string length/.test(error.message) ? new AppError("payload_too_large", UNSENDABLE_ANSWER) : error);
+    };
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.once("close", () => server.close().catch((error: unknown) => req.log.warn({ err: error }, "closing an MCP server failed")));
     server
