@@ -92,6 +92,15 @@ describe("near-duplicate detection", () => {
     expect(compared).toBeLessThan(sets.length * 300);
     expect(pauses).toBeGreaterThan(3000 / 500);
   });
+
+  it("pauses by the terms it signs, not only by the sets: large memories pause as often as their work asks", async () => {
+    const vocabulary = new Vocabulary();
+    // 200 sets of 2,000 distinct terms each: under one batch of sets, but the work of twelve.
+    const sets: TermSet[] = Array.from({ length: 200 }, (_, i) => vocabulary.termSet(Array.from({ length: 2_000 }, (_, j) => `t${i}x${j}`).join(" ")));
+    let pauses = 0;
+    await similarGroups(sets, vocabulary, { threshold: 0.85, similarity: (a, b) => jaccard(sets[a]!, sets[b]!), pause: async () => void pauses++, batch: 500 });
+    expect(pauses).toBeGreaterThanOrEqual(12);
+  });
 });
 
 describe("the duplicates process", () => {

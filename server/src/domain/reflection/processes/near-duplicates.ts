@@ -139,12 +139,18 @@ export interface ClusterOptions {
    * apart (0 for different subjects, say). Candidates come from the sets' signatures.
    */
   similarity(a: number, b: number): number;
-  /** Called after about every `batch` sets' worth of work, so a caller can let others run. */
+  /** Called after about every `batch` typical sets' worth of work, so a caller can let others run. */
   pause(): Promise<void>;
   batch: number;
 }
 
-/** Counts work (a set signed is one unit) and says when a batch's worth is done and a pause is due. */
+/**
+ * The terms signing one unit of work stands for: a typical memory's. A memory of 8,000 characters can hold
+ * thirty times as many, and pacing by memories alone let one batch of such hold the event loop for a second.
+ */
+const TERMS_PER_UNIT = 64;
+
+/** Counts work (a typical set signed is one unit) and says when a batch's worth is done and a pause is due. */
 function pacer(batch: number) {
   let done = 0;
   return (units = 1) => {
@@ -156,7 +162,7 @@ function pacer(batch: number) {
 }
 
 interface Pace {
-  due(): boolean;
+  due(units?: number): boolean;
   pause(): Promise<void>;
 }
 
@@ -172,7 +178,7 @@ async function signaturesOf(sets: readonly TermSet[], vocabulary: Vocabulary, wi
         if (value < signatures[offset + k]!) signatures[offset + k] = value;
       }
     }
-    if (pace.due()) await pace.pause();
+    if (pace.due(Math.max(1, sets[i]!.length / TERMS_PER_UNIT))) await pace.pause();
   }
   return signatures;
 }
