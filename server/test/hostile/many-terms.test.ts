@@ -1,6 +1,7 @@
-import { DEFAULT_MODEL_ID, memoryLimits, memoryScopes } from "@engram/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest, startTestServer, type TestServer } from "@engram/test-support";
+import { DEFAULT_MODEL_ID, memoryLimits } from "@engram/contract";
+import { describe, expect, it } from "vitest";
+import { rawRequest } from "@engram/test-support";
+import { useSeededServer } from "./fixture";
 
 /**
  * Texts of as many distinct terms as their fields hold. Retrieval counts the document frequency of the query's
@@ -8,26 +9,18 @@ import { rawRequest, startTestServer, type TestServer } from "@engram/test-suppo
  * bound on a result's columns and answered 500.
  */
 
-let server: TestServer;
-let token: string;
+const seeded = useSeededServer();
 
-beforeAll(async () => {
-  server = await startTestServer({ rateLimits: "off" });
-  const orgId = await server.newOrg();
-  token = await server.newToken(orgId, { scopes: [...memoryScopes, "inference:chat"] });
-});
-afterAll(() => server?.stop());
-
-/** Words of `letters` random lowercase letters, from a seeded generator, joined by `separator` up to `length` characters. */
-function randomWords(seed: number, length: number, letters: number, separator = " "): string {
+/** Words of `letters` random lowercase letters, from a seeded generator, up to `length` characters. */
+function randomWords(seed: number, length: number, letters: number): string {
   let state = seed;
   const letter = () => String.fromCharCode(97 + ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) % 26));
   const words: string[] = [];
-  for (let size = 0; size < length; size += letters + separator.length) words.push(Array.from({ length: letters }, letter).join(""));
-  return words.join(separator).slice(0, length);
+  for (let size = 0; size < length; size += letters + 1) words.push(Array.from({ length: letters }, letter).join(""));
+  return words.join(" ").slice(0, length);
 }
 
-const post = (path: string, body: object) => rawRequest(server.url, path, { token, body: JSON.stringify(body) });
+const post = (path: string, body: object) => rawRequest(seeded.server.url, path, { token: seeded.token, body: JSON.stringify(body) });
 
 describe("texts of thousands of distinct terms", () => {
   it("are recalled, with a context block and in a chat, though each holds more terms than a result has columns", async () => {
