@@ -1,9 +1,9 @@
-import { setImmediate } from "node:timers/promises";
 import { interfaceVersion } from "@engram/contract";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod/v4";
+import { nextTurn } from "../domain/kernel/in-turns";
 import { availableTools, callTool, type McpServices } from "./tool-calls";
 import { listedTool, type ToolConnection } from "./tool-definition";
 import { tools } from "./tools";
@@ -34,7 +34,7 @@ export function mcpServer(services: McpServices, connection: ToolConnection): Se
   // together, a hundred recalls in one POST held the loop (and the database's connections) for seconds.
   let previous: Promise<unknown> = Promise.resolve();
   server.setRequestHandler(CallToolRequest, (request) => {
-    const turn = previous.then(() => setImmediate()).then(() => callTool(services, connection, request.params.name, request.params.arguments));
+    const turn = previous.then(nextTurn).then(() => callTool(services, connection, request.params.name, request.params.arguments));
     previous = turn.catch(() => undefined);
     return turn;
   });

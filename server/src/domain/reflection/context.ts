@@ -1,11 +1,9 @@
 import type { TReflectionSettings } from "@engram/contract";
 import type { Clock } from "../kernel/clock";
+import { nextTurn } from "../kernel/in-turns";
 import type { Store } from "../store";
 import type { ReflectionContext } from "./process";
 import type { ReflectionScope } from "./records";
-
-/** Yields to the event loop: requests queued behind a batch run before the next one. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The context a process runs in, over the store. */
 export function reflectionContext(store: Store, input: { scope: ReflectionScope; runId: string; settings: TReflectionSettings; clock: Clock }): ReflectionContext {
@@ -13,6 +11,7 @@ export function reflectionContext(store: Store, input: { scope: ReflectionScope;
     ...input,
     memories: store.reflectionMemories,
     transaction: (work) => store.transaction((tx) => work(tx.reflectionMemories)),
+    // Requests queued behind a batch run before the next one.
     pause: nextTurn,
   };
 }

@@ -19,8 +19,8 @@ export const MAX_TERMS_PER_SCOPE = 20_000;
 export const MAX_CHANGES_APPLIED = 512;
 /**
  * Terms counted in one statement. A statement counts each term in a column of its own, and databases bound
- * the columns of a result (SQLite 2,000, Postgres 1,664), which a 2,000-character query of hyphenated names can
- * pass; each statement is its own snapshot, its version kept with its counts.
+ * the columns of a result (SQLite 2,000, Postgres 1,664), which the terms of feedback's best matches (up to 4,096
+ * a memory) can pass; each statement is its own snapshot, its version kept with its counts.
  */
 export const MAX_TERMS_PER_COUNT = 500;
 export const MAX_CHANGED_TEXT = 64 * 1024;
