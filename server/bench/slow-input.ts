@@ -4,8 +4,10 @@
  * length) and a few shapes near them. Each shape goes to chat completions at the 1 MiB body limit, to
  * encode (memories of 8,000 characters) and recall with a context block (limit 100, a 2,000-character
  * query), and to the embedded responder (a question as long as the context allows, and a memory it quotes
- * and must cut at max_tokens). The server runs in this process and the requests come from a worker
- * thread, so the event-loop monitor sees only the server's work.
+ * and must cut at max_tokens). Wide bodies follow, then a scope of long memories of distinct words: the
+ * MCP batches that store them and the first recall, which holds the scope's newest terms in process. The
+ * server runs in this process and the requests come from a worker thread, so the event-loop monitor sees
+ * only the server's work.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,8 +24,12 @@ import { startServer } from "../src/server";
 /** No request may hold the event loop longer than this. */
 export const TARGET_HOLD_MS = 100;
 const MEMORIES_PER_SHAPE = 10;
+/** Memories of 8,000 characters of distinct words in one scope: more terms than a scope holds in process. */
+const LONG_MEMORIES = 500;
 
 const cjkAt = (i: number) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000));
+/** Five letters that differ from one `i` to the next, from a multiplicative hash. */
+const randomWord = (i: number) => Array.from({ length: 5 }, (_, k) => String.fromCharCode(97 + ((Math.imul(i + 1, 2654435761) >>> (k * 5)) % 26))).join("");
 /** `unit(i)` for i = offset, offset + 1, … joined until `length` UTF-16 code units. */
 function build(unit: (i: number) => string, length: number, offset: number): string {
   const parts: string[] = [];
@@ -40,6 +46,7 @@ const SHAPES: Record<string, (length: number, offset: number) => string> = {
   "distinct CJK without spaces": (n, o) => build(cjkAt, n, o * 7_777),
   "Thai without spaces": (n, o) => build((i) => String.fromCharCode(0x0e01 + ((i * 7) % 0x2e)) + (i % 3 === 0 ? "\u0e34" : ""), n, o * 101),
   "one letter": (n, o) => String.fromCharCode(97 + (o % 26)).repeat(n),
+  "random lowercase words": (n, o) => build((i) => `${randomWord(i)} `, n, o * 1_621),
   "random lowercase letters": (n, o) => build((i) => String.fromCharCode(97 + ((i * 7 + (i >> 2)) % 26)), n, o * 1_009),
   "capital letters": (n, o) => build((i) => String.fromCharCode(65 + ((i * 11 + (i >> 3)) % 26)), n, o * 1_013),
   "a letter and combining marks": (n, o) => "e" + build((i) => String.fromCharCode(0x0300 + (i % 0x30)), n - 1, o),
@@ -204,6 +211,18 @@ export async function benchSlowInput(): Promise<SlowInputResult> {
       const { ms, status } = await hold(path, token, send(), expect);
       wide.push({ body, status, ms });
     }
+
+    // A scope of long memories whose words are all distinct, held in process once it is first recalled.
+    const long = await organizations.create({ name: "slow-long-memories" });
+    const longToken = (await tokens.create({ orgId: long.id, name: "bench", scopes: [...memoryScopes], environment: "production" })).token;
+    let stored = { ms: 0, status: 0 };
+    for (let batch = 0; batch < LONG_MEMORIES / 100; batch++) {
+      const calls = Array.from({ length: 100 }, (_, i) => mcpCall(i, "remember", { text: `Ledger note ${batch * 100 + i}: ${SHAPES["random lowercase words"]!(7_900, batch * 100 + i)}` }));
+      const answer = await hold("/mcp", longToken, calls, [200]);
+      if (answer.ms > stored.ms) stored = answer;
+    }
+    wide.push({ body: `MCP batch, 100 remembers of 8,000 characters of distinct words`, ...stored });
+    wide.push({ body: `recall, first over ${LONG_MEMORIES} such memories`, ...(await hold("/v1/memory/recall", longToken, { query: "ledger note", limit: 10 }, [200])) });
   } finally {
     await client.terminate();
     await server.close();
@@ -224,7 +243,7 @@ export function formatSlowInput({ rows, wide }: SlowInputResult): string {
   const bodyWidth = Math.max(...wide.map((row) => row.body.length));
   lines.push(
     "",
-    "Wide bodies: longest event-loop hold of one request (ms)",
+    "Wide bodies and a scope of long memories: longest event-loop hold of one request (ms)",
     "",
     `${"body".padEnd(bodyWidth)}  status      hold`,
     ...wide.map((row) => `${row.body.padEnd(bodyWidth)}  ${String(row.status).padStart(6)}${row.ms.toFixed(1).padStart(10)}`),

@@ -20,7 +20,8 @@ let server: TestServer;
 let store: Store;
 let caller: Caller;
 let orgId: string;
-const sizes: HeldSizes = { perScope: 20, total: 1_000, changes: 8, changedText: 100_000, termTests: 1_000 };
+// Reads of 7 rows, so that reading a scope again takes several, none of them aligned with the held size.
+const sizes: HeldSizes = { perScope: 20, termsPerScope: 10_000, total: 100_000, rowsPerRead: 7, changes: 8, changedText: 100_000, termTests: 1_000 };
 
 // Memory i (0 the oldest) holds "common" in every third, "even" in every second, "early" among the first 15, "shared" when
 // it is shared (no agent); memories are agent-a's, agent-b's and shared in turn.
@@ -55,11 +56,12 @@ async function truth(scope: MemoryScope, lookup: CandidateQuery): Promise<string
 
 /** The store's candidate lookup over a second store, counting what reaches the database. */
 function heldLookup(held: HeldSizes = sizes) {
-  const calls = { searched: 0, rebuilt: 0, caughtUp: 0, neighboursSearched: 0 };
+  // A scope read again is one read from its newest memory and as many further reads as it takes.
+  const calls = { searched: 0, rebuilt: 0, readsAfter: 0, caughtUp: 0, neighboursSearched: 0 };
   const memories: MemorySearch = store.memories;
   const lookup = candidateLookup(
     {
-      newestDurable: (scope, limit) => (calls.rebuilt++, memories.newestDurable(scope, limit)),
+      newestDurable: (scope, limit, olderThan) => (olderThan ? calls.readsAfter++ : calls.rebuilt++, memories.newestDurable(scope, limit, olderThan)),
       collectionChanges: (scope, range) => (calls.caughtUp++, memories.collectionChanges(scope, range)),
       searchDurable: (scope, query) => (calls.searched++, memories.searchDurable(scope, query)),
       neighbours: (scope, anchors, within) => (calls.neighboursSearched++, memories.neighbours(scope, anchors, within)),
@@ -280,5 +282,40 @@ describe("newest-first lookups from held terms", () => {
     const beyond = heldLookup();
     expect(await beyond.ids(scope, any(["common"], sizes.perScope))).toHaveLength(sizes.perScope / 2);
     expect(beyond.calls.searched).toBe(1);
+  });
+
+  it("read a scope again in reads of a bounded size, giving the event loop a turn between them", async () => {
+    // The callbacks queued for the next turn count the turns taken while the scope is read.
+    let turns = 0;
+    let reading = true;
+    const count = () => {
+      turns += 1;
+      if (reading) setImmediate(count);
+    };
+    setImmediate(count);
+    const held = heldLookup();
+    expect(await held.ids(organization(), any(["common"], 3))).toEqual(await truth(organization(), any(["common"], 3)));
+    reading = false;
+    // 21 rows at most, 7 a read: the first and two after it.
+    expect(held.calls).toMatchObject({ rebuilt: 1, readsAfter: 2 });
+    expect(turns).toBeGreaterThanOrEqual(2);
+  });
+
+  it("hold fewer memories of a scope whose memories hold many terms, and find the rest in the database", async () => {
+    // Each memory holds 4-7 distinct terms: about seven are held, two of them "common", where 20 hold six or seven.
+    const few = heldLookup({ ...sizes, termsPerScope: 40 });
+    const whole = heldLookup();
+    for (const lookup of [few, whole]) expect(await lookup.ids(organization(), any(["common"], 5))).toEqual(await truth(organization(), any(["common"], 5)));
+    expect(whole.calls.searched).toBe(0);
+    expect(few.calls.searched).toBe(1);
+    await expectExact(few);
+    const rebuilt = few.calls.rebuilt;
+    // New memories push the oldest held ones out within the bound, and one long memory pushes out several; the
+    // scope is not read again for holding fewer memories than `perScope`.
+    await write(2);
+    await server.services.memories.encode(caller, null, { text: `Long common even ${Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ")}`, memoryKind: "fact", confidence: 0.8 }, undefined);
+    await sleep(2);
+    await expectExact(few);
+    expect(few.calls.rebuilt).toBe(rebuilt);
   });
 });

@@ -1,5 +1,6 @@
 import type { CollectionStats } from "@engram/retrieval";
 import { LRUCache } from "lru-cache";
+import { nextTurn } from "../kernel/in-turns";
 import { scopeKey } from "../kernel/scope-key";
 import type { CollectionChange, CollectionScope, CollectionState, MemorySearch } from "./ports";
 
@@ -20,9 +21,10 @@ export const MAX_CHANGES_APPLIED = 512;
 /**
  * Terms counted in one statement. A statement counts each term in a column of its own, and databases bound
  * the columns of a result (SQLite 2,000, Postgres 1,664), which the terms of feedback's best matches (up to 4,096
- * a memory) can pass; each statement is its own snapshot, its version kept with its counts.
+ * a memory) can pass; each statement is its own snapshot, its version kept with its counts. SQLite counts in
+ * this process, so the bound is also how long one statement holds the event loop.
  */
-export const MAX_TERMS_PER_COUNT = 500;
+export const MAX_TERMS_PER_COUNT = 250;
 export const MAX_CHANGED_TEXT = 64 * 1024;
 
 /** The statistics of one retrieval: the scope's state as read once, and its terms' document frequencies. */
@@ -111,6 +113,8 @@ export function collectionStatsCache(memories: Pick<MemorySearch, "collectionSta
         if (uncounted.length > 0 && counted.size + uncounted.length > MAX_TERMS_PER_SCOPE) counted.clear();
         for (let start = 0; start < uncounted.length; start += MAX_TERMS_PER_COUNT) {
           const batch = uncounted.slice(start, start + MAX_TERMS_PER_COUNT);
+          // SQLite counts in this process: other requests get a turn between statements.
+          if (start > 0) await nextTurn();
           const fresh = await memories.documentFrequencies(scope, batch);
           batch.forEach((term, i) => {
             const entry: CountedTerm = { documents: fresh.documents[i]!, version: fresh.version };

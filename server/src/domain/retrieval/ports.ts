@@ -97,8 +97,11 @@ export interface MemorySearch {
    * a scope's last 1,024 versions or more).
    */
   collectionChanges(scope: CollectionScope, range: ChangeRange): Promise<CollectionChange[] | null>;
-  /** The scope's newest `limit` durable memories, newest first, as candidates with the terms the backend counts. */
-  newestDurable(scope: CollectionScope, limit: number): Promise<RecentMemory[]>;
+  /**
+   * The scope's newest `limit` durable memories (after `olderThan` in time order when given), newest first, as
+   * candidates with the terms the backend counts.
+   */
+  newestDurable(scope: CollectionScope, limit: number, olderThan?: TimePosition | null): Promise<RecentMemory[]>;
   searchDurable(scope: MemoryScope, query: CandidateQuery): Promise<SearchCandidate[]>;
   /** The durable memories in scope among `ids` (found another way, e.g. by meaning), as candidates. */
   durableCandidates(scope: MemoryScope, ids: readonly string[]): Promise<SearchCandidate[]>;

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { inTurns, nextTurn } from "../kernel/in-turns";
 import { scopeKey } from "../kernel/scope-key";
 import type { MemoryScope } from "../memory/ports";
 import type { CandidateQuery, CollectionChange, CollectionScope, MemorySearch, NeighbourAnchor, NeighbourWindow, RecentMemory, SearchCandidate, TimePosition } from "./ports";
@@ -8,8 +9,18 @@ import { newestFirst } from "./time-order";
 export interface HeldSizes {
   /** A scope's newest durable memories held: a newest-first lookup of common terms finds its matches among them. */
   perScope: number;
-  /** Memories held across all scopes (about 2.8 kB each); the scopes searched least recently are dropped first. */
+  /**
+   * A scope's held terms at most (each memory's distinct terms, summed): a scope of long memories holds fewer
+   * of them, so that reading it again and the heap it takes stay bounded however long its memories are.
+   */
+  termsPerScope: number;
+  /**
+   * What is held across all scopes, by weight: a memory weighs its distinct terms and MEMORY_WEIGHT more for its
+   * candidate, each unit 50-80 bytes of heap. The scopes searched least recently are dropped first.
+   */
   total: number;
+  /** Rows read in one statement when a scope's newest memories are read again; other requests get a turn between reads. */
+  rowsPerRead: number;
   /**
    * The most logged changes, and characters of their analysed text, applied to catch a scope up; further
    * behind (after a bulk import or a long idle spell), its newest memories are read again, costing about as much.
@@ -22,7 +33,21 @@ export interface HeldSizes {
    */
   termTests: number;
 }
-export const HELD_SIZES: HeldSizes = { perScope: 10_000, total: 50_000, changes: 2_048, changedText: 1024 * 1024, termTests: 200_000 };
+export const HELD_SIZES: HeldSizes = {
+  perScope: 10_000,
+  termsPerScope: 500_000,
+  total: 2_500_000,
+  rowsPerRead: 100,
+  changes: 2_048,
+  changedText: 1024 * 1024,
+  termTests: 200_000,
+};
+
+/** A held memory's candidate weighs about as much heap as this many of its terms. */
+const MEMORY_WEIGHT = 32;
+
+/** How long holding memories just read may keep the event loop before other requests get a turn. */
+const HOLDING_SLICE_MS = 10;
 
 /**
  * A held memory: the distinct terms the backend counts, and the candidate retrieval ranks (which also gives its
@@ -71,33 +96,56 @@ export interface HeldMatches {
  * is expected to touch fewer (docs/performance.md).
  */
 class ScopeTerms {
-  private readonly newestFirst: Held[];
+  private readonly newestFirst: Held[] = [];
   private readonly byId = new Map<string, Held>();
-  private readonly postings = new Map<string, Set<Held>>();
+  /** Each term's memories: the memory itself when only one holds it, as most of a vocabulary's terms are (no set to keep). */
+  private readonly postings = new Map<string, Held | Set<Held>>();
   private ranked = false;
-  private complete: boolean;
+  private complete = false;
+  /** The held memories' distinct terms, summed. */
+  private heldTerms = 0;
 
-  /** `memories` are the scope's newest, one more than it holds when there are more (so a scope of exactly `perScope` is known whole). */
-  constructor(
+  private constructor(
     public version: bigint,
-    memories: readonly RecentMemory[],
-    private readonly sizes: Pick<HeldSizes, "perScope" | "termTests">,
-  ) {
-    this.complete = memories.length <= sizes.perScope;
-    this.newestFirst = memories
-      .map(heldOf)
-      .sort((a, b) => newestFirst(a.candidate, b.candidate))
-      .slice(0, sizes.perScope);
-    for (const held of this.newestFirst) this.add(held);
+    private readonly sizes: Pick<HeldSizes, "perScope" | "termsPerScope" | "termTests">,
+  ) {}
+
+  /**
+   * The scope as of `version`, holding the newest of `memories` within the bounds; `ranOut` says they are all
+   * the scope has. Their terms are held in turns: a scope of long memories holds hundreds of thousands.
+   */
+  static async holding(version: bigint, memories: Held[], ranOut: boolean, sizes: ScopeTerms["sizes"]): Promise<ScopeTerms> {
+    const scope = new ScopeTerms(version, sizes);
+    await inTurns(scope.holdingInOrder(memories.sort((a, b) => newestFirst(a.candidate, b.candidate)), ranOut), HOLDING_SLICE_MS);
+    return scope;
   }
 
-  get size(): number {
-    return this.newestFirst.length;
+  private *holdingInOrder(memories: readonly Held[], ranOut: boolean): Generator<void, void, void> {
+    for (const held of memories) {
+      this.newestFirst.push(held);
+      this.add(held);
+      if (this.overBounds()) {
+        this.forget(this.newestFirst.pop()!);
+        return;
+      }
+      yield;
+    }
+    this.complete = ranOut;
   }
 
-  /** Fewer than half the memories it was read with are left (memories left the scope): read it again. */
+  /** What it weighs in the cache of scopes. */
+  get weight(): number {
+    return Math.max(1, this.heldTerms + MEMORY_WEIGHT * this.newestFirst.length);
+  }
+
+  /** Fewer than half the memories and terms it may hold are left (memories left the scope): read it again. */
   get depleted(): boolean {
-    return !this.complete && this.newestFirst.length < this.sizes.perScope / 2;
+    return !this.complete && this.newestFirst.length < this.sizes.perScope / 2 && this.heldTerms < this.sizes.termsPerScope / 2;
+  }
+
+  /** More memories or terms held than the bounds allow; the newest memory is held whatever its size. */
+  private overBounds(): boolean {
+    return this.newestFirst.length > 1 && (this.newestFirst.length > this.sizes.perScope || this.heldTerms > this.sizes.termsPerScope);
   }
 
   /**
@@ -119,7 +167,7 @@ class ScopeTerms {
     if (!this.complete && oldest && newestFirst(held.candidate, oldest.candidate) > 0) return;
     this.newestFirst.splice(this.position(held.candidate), 0, held);
     this.add(held);
-    if (this.newestFirst.length > this.sizes.perScope) {
+    while (this.overBounds()) {
       this.forget(this.newestFirst.pop()!);
       this.complete = false;
     }
@@ -139,20 +187,23 @@ class ScopeTerms {
 
   private add(held: Held): void {
     this.byId.set(held.candidate.id, held);
+    this.heldTerms += held.terms.length;
     for (const term of held.terms) {
-      let memories = this.postings.get(term);
-      if (!memories) this.postings.set(term, (memories = new Set()));
-      memories.add(held);
+      const memories = this.postings.get(term);
+      if (memories === undefined) this.postings.set(term, held);
+      else if (memories instanceof Set) memories.add(held);
+      else this.postings.set(term, new Set([memories, held]));
     }
     this.ranked = false;
   }
 
   private forget(held: Held): void {
     this.byId.delete(held.candidate.id);
+    this.heldTerms -= held.terms.length;
     for (const term of held.terms) {
       const memories = this.postings.get(term)!;
-      memories.delete(held);
-      if (memories.size === 0) this.postings.delete(term);
+      if (!(memories instanceof Set)) this.postings.delete(term);
+      else if (memories.delete(held) && memories.size === 1) this.postings.set(term, memories.values().next().value!);
     }
     this.ranked = false;
   }
@@ -166,7 +217,7 @@ class ScopeTerms {
 
   /** The lookup's newest matches that `scope` sees among the held memories, within the budget of term tests. */
   newest(scope: MemoryScope, query: CandidateQuery): HeldMatches {
-    const groups = (query.match === "any" ? [query.terms] : query.groups).map((group) => group.flatMap((term) => this.postings.get(term) ?? []));
+    const groups = (query.match === "any" ? [query.terms] : query.groups).map((group) => group.flatMap((term) => this.memoriesHolding(term)));
     const visible = ({ candidate }: Held) => scope.agentSlug === null || candidate.agentSlug === scope.agentSlug || candidate.agentSlug === null;
     const count = this.newestFirst.length;
     // No held memory holds a term of some group: none matches.
@@ -191,6 +242,12 @@ class ScopeTerms {
       if (candidates.length >= query.limit) return { candidates, olderThan: null };
     }
     return { candidates, olderThan: this.beyond(memories) };
+  }
+
+  /** The held memories holding `term`, as the sets a lookup tests (a set made for a term only one holds). */
+  private memoriesHolding(term: string): ReadonlyArray<ReadonlySet<Held>> {
+    const memories = this.postings.get(term);
+    return memories === undefined ? [] : [memories instanceof Set ? memories : new Set([memories])];
   }
 
   /**
@@ -258,7 +315,7 @@ export type RecentTerms = Pick<ScopeTerms, "newest" | "neighbours">;
  * confidence included: each use brings a scope up to the version its retrieval read, from the scope's change log.
  */
 export function recentTermsCache(memories: Pick<MemorySearch, "newestDurable" | "collectionChanges">, sizes: HeldSizes = HELD_SIZES) {
-  const scopes = new LRUCache<string, ScopeTerms>({ maxSize: sizes.total, sizeCalculation: (terms) => Math.max(1, terms.size) });
+  const scopes = new LRUCache<string, ScopeTerms>({ maxSize: sizes.total, sizeCalculation: (terms) => terms.weight });
   // One catch-up per scope at a time: concurrent retrievals wait for it rather than read the same changes.
   const catchingUp = new Map<string, Promise<unknown>>();
 
@@ -272,10 +329,31 @@ export function recentTermsCache(memories: Pick<MemorySearch, "newestDurable" | 
         return held;
       }
     }
-    // Read after `version` was: the changes logged since then are applied again on the next catch-up.
-    const fresh = new ScopeTerms(version, await memories.newestDurable(scope, sizes.perScope + 1), sizes);
+    const fresh = await readAgain(scope, version);
     scopes.set(key, fresh);
     return fresh;
+  }
+
+  /**
+   * The scope's newest memories read again, in reads of `rowsPerRead` with a turn between them, until the bounds
+   * are passed or the scope runs out. The reads come after `version` was, and each sees the writes committed
+   * before it: the changes logged since `version` are applied again on the next catch-up, which also places a
+   * memory whose time was rewritten between two reads.
+   */
+  async function readAgain(scope: CollectionScope, version: bigint): Promise<ScopeTerms> {
+    const read: Held[] = [];
+    let terms = 0;
+    for (let olderThan: TimePosition | null = null; ; await nextTurn()) {
+      const rows = await memories.newestDurable(scope, sizes.rowsPerRead, olderThan);
+      for (const memory of rows) {
+        const held = heldOf(memory);
+        read.push(held);
+        terms += held.terms.length;
+      }
+      const ranOut = rows.length < sizes.rowsPerRead;
+      if (ranOut || read.length > sizes.perScope || terms > sizes.termsPerScope) return ScopeTerms.holding(version, read, ranOut, sizes);
+      olderThan = rows.at(-1)!.candidate;
+    }
   }
 
   return async function recentTerms(scope: CollectionScope, version: bigint): Promise<RecentTerms> {

@@ -1,7 +1,7 @@
-import type { CollectionChange, CollectionScope, CollectionState, RecentMemory } from "../../../domain/retrieval/ports";
+import type { CollectionChange, CollectionScope, CollectionState, RecentMemory, TimePosition } from "../../../domain/retrieval/ports";
 import { limitOf, type PackedRow, type PackRow, raw, type Sql, sql } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
-import { candidateSelect, scopeFilter, unpackCandidates } from "./full-text";
+import { candidateSelect, olderThan, scopeFilter, unpackCandidates } from "./full-text";
 
 /**
  * The "MemoryCollection" row of a scope: its durable memories, their terms and the versions, all kept by
@@ -72,11 +72,14 @@ export async function collectionChanges(
   }));
 }
 
-/** The scope's newest `limit` durable memories, newest first (along the scope index), as candidates with their counted terms. */
-export async function newestDurable(db: SqlReads, reading: MemoryReading, scope: CollectionScope, limit: number): Promise<RecentMemory[]> {
+/**
+ * The scope's newest `limit` durable memories after `after` in time order (from the newest when null), newest
+ * first along the scope index, as candidates with their counted terms.
+ */
+export async function newestDurable(db: SqlReads, reading: MemoryReading, scope: CollectionScope, limit: number, after?: TimePosition | null): Promise<RecentMemory[]> {
   const rows = await db.rows<PackedRow>(sql`
     SELECT ${candidateSelect(reading.packRow)} FROM "Memory" m
-    WHERE ${scopeFilter({ ...scope, agentSlug: null })}
+    WHERE ${scopeFilter({ ...scope, agentSlug: null })} ${olderThan(after)}
     ORDER BY m."createdAt" DESC, m."id" DESC LIMIT ${limit}`);
   return unpackCandidates(rows).map((candidate) => ({ candidate, terms: candidate.searchTerms.filter(reading.countable) }));
 }

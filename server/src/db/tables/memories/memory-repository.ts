@@ -69,7 +69,7 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
     documentFrequencies: async (scope, terms) =>
       terms.length === 0 ? { version: (await collectionState(reads, scope)).version, documents: [] } : search.documentFrequencies(reads, scope, terms),
     collectionChanges: (scope, range) => collectionChanges(reads, scope, range, reading),
-    newestDurable: (scope, limit) => newestDurable(reads, reading, scope, limit),
+    newestDurable: (scope, limit, after) => newestDurable(reads, reading, scope, limit, after),
     async findManyByIds(ids) {
       if (ids.length === 0) return [];
       // On the retrieval path: packed, as the candidates are.
