@@ -1,5 +1,5 @@
 import { analyzeText } from "./analyze";
-import { countTokens, countTokensWithin, tokenUpperBound } from "./token-count";
+import { type CountingWork, countTokens, countTokensWithin, tokenUpperBound } from "./token-count";
 
 export type ContextMode = "full" | "compact";
 
@@ -46,6 +46,13 @@ export const DEFAULT_CONTEXT_TOKEN_BUDGET = 2048;
  */
 const EXACT_COUNTING_BUDGETS = 4;
 
+/**
+ * Pre-tokens one block may have the tokenizer work out; a word seen before is a lookup. Past them, lines are
+ * measured by the upper bound too, so a block of long memories of words never seen before (hashes, identifiers,
+ * random letters) holds the event loop for milliseconds rather than a tenth of a second.
+ */
+export const MAX_WORKED_OUT_PER_BLOCK = 1_000;
+
 const HEADER = "What the organization knows that may help (most useful first):";
 const EMPTY = "The organization has no stored memory relevant to this request.";
 
@@ -68,6 +75,7 @@ export function assembleContext(
   // so the running sum is a safe, cheap bound; the reported figure is the block's exact count.
   let bound = countTokens(HEADER);
   let counted = 0;
+  const work: CountingWork = { left: MAX_WORKED_OUT_PER_BLOCK };
   for (const memory of memories) {
     const terms = new Set(memory.terms ?? analyzeText(`${memory.subject ?? ""} ${memory.text}`));
     if (includedTerms.some((kept) => jaccard(kept, terms) >= NEAR_DUPLICATE_SIMILARITY)) {
@@ -76,7 +84,8 @@ export function assembleContext(
     }
     const line = options.mode === "compact" ? compactLine(memory) : fullLine(memory, options.now);
     const room = budget - bound;
-    const lineTokens = counted <= EXACT_COUNTING_BUDGETS * budget ? countTokensWithin(`\n${line}`, room) : withinBound(`\n${line}`, room);
+    const exact = counted <= EXACT_COUNTING_BUDGETS * budget && work.left > 0 ? countTokensWithin(`\n${line}`, room, work) : null;
+    const lineTokens = exact ?? withinBound(`\n${line}`, room);
     counted += lineTokens === false ? room + 1 : lineTokens;
     if (lineTokens === false) continue;
     lines.push(line);
@@ -86,7 +95,9 @@ export function assembleContext(
   }
   if (includedIds.length === 0) return { systemBlock: EMPTY, includedIds, mergedIds, tokens: countTokens(EMPTY) };
   const systemBlock = lines.join("\n");
-  return { systemBlock, includedIds, mergedIds, tokens: countTokens(systemBlock) };
+  // Exact while work is left (the lines' words are known then), else the bound the lines were fitted by.
+  const tokens = work.left > 0 ? countTokensWithin(systemBlock, Infinity, work) : null;
+  return { systemBlock, includedIds, mergedIds, tokens: tokens || bound };
 }
 
 function withinBound(text: string, room: number): number | false {

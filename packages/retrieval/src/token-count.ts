@@ -39,16 +39,31 @@ function utf8Prefix(text: string, limit: number): { end: number; bytes: number }
  */
 const knownCounts = new Map<string, number>();
 const KNOWN_COUNTS_MAX = 50_000;
+/** Pre-tokens whose counts the tokenizer worked out (5-30 µs each), not looked up, in this process. */
+let workedOut = 0;
 
 function tokensOf(preToken: string): number {
   if (preToken.length > LONGEST_EXACT_PRE_TOKEN) return utf8Prefix(preToken, Infinity).bytes;
   let count = knownCounts.get(preToken);
   if (count === undefined) {
     count = countPreToken(preToken, PLAIN_TEXT);
+    workedOut += 1;
     if (knownCounts.size >= KNOWN_COUNTS_MAX) knownCounts.clear();
     knownCounts.set(preToken, count);
   }
   return count;
+}
+
+/** How many pre-tokens the tokenizer has worked out in this process: what counting work is measured in. */
+export const preTokensWorkedOut = (): number => workedOut;
+
+/**
+ * How many more pre-tokens a caller lets the tokenizer work out, shared by the counts it is passed to and
+ * spent by them: text of words never seen before (hashes, identifiers, random letters) costs a call into the
+ * tokenizer per word, where words seen before cost a lookup.
+ */
+export interface CountingWork {
+  left: number;
 }
 
 // The tokenizer's own pre-token pattern, copied so that no one else's use of its lastIndex affects ours.
@@ -72,17 +87,28 @@ export function tokenUpperBound(text: string): number {
 
 /**
  * `countTokens(text)` when it is at most `limit`, else false; stops as soon as the limit is passed, so a
- * megabyte is not counted whole just to be refused.
+ * megabyte is not counted whole just to be refused. Given `work`, it spends it, and answers null once it has
+ * worked out more pre-tokens than the work left allowed, before the count was known.
  */
-export function countTokensWithin(text: string, limit: number): number | false {
+export function countTokensWithin(text: string, limit: number): number | false;
+export function countTokensWithin(text: string, limit: number, work: CountingWork): number | false | null;
+export function countTokensWithin(text: string, limit: number, work?: CountingWork): number | false | null {
   // The loop of countTokensWithinStepwise without its steps: a generator costs the context block's hot path.
+  const stopAt = work ? workedOut + work.left : Infinity;
   let total = 0;
   for (const [preToken] of preTokens(text)) {
-    if (total >= limit) return false;
+    if (total >= limit) return spent(work, stopAt, false);
     total += tokensOf(preToken);
-    if (total > limit) return false;
+    if (total > limit) return spent(work, stopAt, false);
+    if (workedOut > stopAt) return spent(work, stopAt, null);
   }
-  return total;
+  return spent(work, stopAt, total);
+}
+
+/** `answer`, with what was worked out since `stopAt` was set taken from `work`. */
+function spent<T>(work: CountingWork | undefined, stopAt: number, answer: T): T {
+  if (work) work.left = Math.max(0, stopAt - workedOut);
+  return answer;
 }
 
 /**

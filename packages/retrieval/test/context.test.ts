@@ -1,6 +1,7 @@
 import { countTokens } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
-import { assembleContext, describeAge } from "../src/context";
+import { assembleContext, describeAge, MAX_WORKED_OUT_PER_BLOCK } from "../src/context";
+import { preTokensWorkedOut } from "../src/token-count";
 
 const now = new Date("2026-11-22T12:00:00Z");
 const memory = (id: string, text: string, daysAgo = 0) => ({
@@ -81,6 +82,10 @@ describe("context assembly of hostile memories", () => {
   const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
   const cjk = () => String.fromCharCode(0x4e00 + Math.floor(random() * 20000));
   const run = (length: number) => Array.from({ length }, cjk).join("");
+  // Words of five random letters, from a multiplicative hash of their place: each a pre-token not seen before.
+  let placed = 0;
+  const word = () => Array.from({ length: 5 }, (_, k) => String.fromCharCode(97 + ((Math.imul(++placed, 2654435761) >>> (k * 5)) % 26))).join("");
+  const words = (length: number) => Array.from({ length: Math.ceil(length / 6) }, word).join(" ").slice(0, length);
   // Clauses of a thousand characters: each one pre-token, as CJK without spaces is.
   const prose = (length: number) => Array.from({ length }, (_, i) => (i % 1000 === 999 ? "，" : cjk())).join("");
   // Terms as the server passes them (analysed once, when the memory was written), distinct for each memory.
@@ -101,6 +106,19 @@ describe("context assembly of hostile memories", () => {
     const small = assembleContext([fits], { mode: "compact", now, tokenBudget: 2000 });
     expect(small.includedIds).toEqual(["fits"]);
     expect(small.tokens).toBeGreaterThanOrEqual(countTokens(small.systemBlock));
+  });
+
+  it("works out a bounded number of new words in a block, and measures the rest by an upper bound", () => {
+    for (const [count, length] of [[10, 7900], [40, 300]]) {
+      const memories = [...Array.from({ length: count }, (_, i) => hostile(`w${length}-${i}`, words(length))), hostile("short", "Refunds take 5 days.")];
+      const before = preTokensWorkedOut();
+      const block = assembleContext(memories, { mode: "full", now });
+      // The word that finds the work spent is the last one worked out.
+      expect(preTokensWorkedOut() - before).toBeLessThanOrEqual(MAX_WORKED_OUT_PER_BLOCK + 1);
+      expect(block.includedIds).toContain("short");
+      expect(block.tokens).toBeGreaterThanOrEqual(countTokens(block.systemBlock));
+      expect(block.tokens).toBeLessThanOrEqual(2048);
+    }
   });
 
   it("keeps a hundred memories too long to fit cheap, and still takes a short one after them", () => {

@@ -1,6 +1,6 @@
 import { countTokens as reference } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
-import { countTokens, countTokensWithin, countTokensWithinStepwise, LONGEST_EXACT_PRE_TOKEN, truncateToTokens } from "../src/token-count";
+import { countTokens, countTokensWithin, countTokensWithinStepwise, LONGEST_EXACT_PRE_TOKEN, preTokensWorkedOut, truncateToTokens } from "../src/token-count";
 
 /** gpt-tokenizer's exact count, with text that spells a special token read as plain text (as the gateway reads it). */
 const exact = (text: string) => reference(text, { disallowedSpecial: new Set() });
@@ -99,6 +99,26 @@ describe("token counting", () => {
     expect(stepwise(fresh, count - 1)).toEqual({ steps: 0, count: false });
     const long = shapes["distinct CJK without spaces"]!(3 * LONGEST_EXACT_PRE_TOKEN);
     expect(stepwise(long, MIB)).toEqual({ steps: 1, count: countTokensWithin(long, MIB) });
+  });
+
+  it("spends a caller's work on the words it works out, and gives up once the work runs out", () => {
+    // Fifty words of letters no earlier test has counted, each its own pre-token.
+    const letters = (n: number) => [...n.toString(26)].map((digit) => String.fromCharCode(97 + parseInt(digit, 26))).join("");
+    const fresh = Array.from({ length: 50 }, (_, i) => ` qz${letters(i * 7919 + 104_729)}`).join("");
+    const before = preTokensWorkedOut();
+    const little = { left: 10 };
+    expect(countTokensWithin(fresh, MIB, little)).toBeNull();
+    expect(preTokensWorkedOut() - before).toBe(11);
+    expect(little.left).toBe(0);
+    // The eleven worked out are known now: counting again spends the work on the other 39 only.
+    const enough = { left: 100 };
+    expect(countTokensWithin(fresh, MIB, enough)).toBe(exact(fresh));
+    expect(enough.left).toBe(61);
+    // Known words spend nothing, and a count past its limit is false whatever work is left.
+    const none = { left: 0 };
+    expect(countTokensWithin(fresh, MIB, none)).toBe(exact(fresh));
+    expect(countTokensWithin(fresh, exact(fresh) - 1, none)).toBe(false);
+    expect(none.left).toBe(0);
   });
 
   it("counts the empty text as nothing", () => {
