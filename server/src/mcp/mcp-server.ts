@@ -1,10 +1,11 @@
 import { interfaceVersion } from "@engram/contract";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod/v4";
 import { nextTurn } from "../domain/kernel/in-turns";
-import { availableTools, callTool, type McpServices } from "./tool-calls";
+import { AppError } from "../domain/kernel/errors";
+import { availableTools, callTool, type McpServices, toolError } from "./tool-calls";
 import { listedTool, type ToolConnection } from "./tool-definition";
 import { tools } from "./tools";
 
@@ -33,10 +34,39 @@ export function mcpServer(services: McpServices, connection: ToolConnection): Se
   // The calls of a batch run one after another, in order, each once the event loop has served what is waiting: run
   // together, a hundred recalls in one POST held the loop (and the database's connections) for seconds.
   let previous: Promise<unknown> = Promise.resolve();
+  const withinBudget = answerBudget(connection);
   server.setRequestHandler(CallToolRequest, (request) => {
-    const turn = previous.then(nextTurn).then(() => callTool(services, connection, request.params.name, request.params.arguments));
+    const turn = previous
+      .then(nextTurn)
+      .then(() => callTool(services, connection, request.params.name, request.params.arguments))
+      .then(withinBudget);
     previous = turn.catch(() => undefined);
     return turn;
   });
   return server;
+}
+
+/**
+ * Characters of JSON a request's tool answers may hold together. The transport writes a batch's answers as one
+ * JSON text at once: a hundred recalls of a hundred long memories came to 84 MB, written in one hold of the event
+ * loop of about half a second.
+ */
+export const MAX_ANSWER_CHARS = 8 * 1024 * 1024;
+
+/**
+ * Each answer of one request, measured as JSON in its own call's turn, passed on while the request's answers stay
+ * within MAX_ANSWER_CHARS; past it, a call answers payload_too_large as its tool error instead, to be sent again.
+ * The first answer always passes: a single call is bounded by its own route.
+ */
+function answerBudget(connection: ToolConnection): (answer: CallToolResult) => CallToolResult {
+  let used = 0;
+  return (answer) => {
+    const size = JSON.stringify(answer).length;
+    if (used > 0 && used + size > MAX_ANSWER_CHARS) {
+      const message = `The answers of this request before this call already hold ${used.toLocaleString("en-US")} characters, and this call's would pass ${MAX_ANSWER_CHARS.toLocaleString("en-US")}: send it again in a request of its own.`;
+      return toolError(new AppError("payload_too_large", message), connection.log);
+    }
+    used += size;
+    return answer;
+  };
 }

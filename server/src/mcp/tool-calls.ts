@@ -57,7 +57,7 @@ function parseArguments(tool: ToolDefinition, args: unknown): Record<string, unk
  * The HTTP API's error body as the tool's text. Not as structured content: a client checks that against the
  * tool's output schema, which describes success.
  */
-function toolError(error: unknown, log: Logger): CallToolResult {
+export function toolError(error: unknown, log: Logger): CallToolResult {
   if (!(error instanceof AppError)) log.error({ err: error }, "MCP tool call failed");
   else if (error.code === "service_unavailable") log.warn({ err: error.cause ?? error }, error.message);
   return { isError: true, content: [{ type: "text", text: JSON.stringify(errorBodyOf(error)) }] };

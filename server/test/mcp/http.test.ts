@@ -5,6 +5,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest, startTestServer, temporaryDirectory, type TestServer } from "@engram/test-support";
 import { sendRaw } from "../hostile/raw-http";
+import { MAX_ANSWER_CHARS } from "../../src/mcp/mcp-server";
 import { mcpToolSuites } from "./suites";
 import { allToolNames, call, connectOverHttp, recalledIds, structured, toolError } from "./support";
 
@@ -151,6 +152,34 @@ describe("a JSON-RPC batch on /mcp", () => {
     expect((all.body as unknown[]).length).toBe(100);
     // Loose, for a busy machine: run together, the hundred held it about a hundred times as long.
     expect(longestInBatch).toBeLessThan(Math.max(10 * longestAlone, 500));
+  });
+});
+
+describe("the answers of one request on /mcp", () => {
+  const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+  const protocol = { "mcp-protocol-version": "2025-03-26" };
+
+  it("hold at most MAX_ANSWER_CHARS together: the calls past it answer payload_too_large, each to be sent again", async () => {
+    const { token } = await server.newTenant();
+    // Control characters, which JSON writes six characters each: a recall of ten such memories answers about 0.5 MB.
+    const text = (i: number) => `Note ${i} ${Array.from({ length: 7_900 }, (_, k) => String.fromCharCode(1 + ((i + k) % 8))).join("")}`;
+    const remembered = await post("/mcp", token, Array.from({ length: 10 }, (_, i) => toolCall(i, "remember", { text: text(i) })), protocol);
+    expect(remembered.status).toBe(200);
+    const recall = (id: number) => toolCall(id, "recall", { query: "note" });
+
+    const alone = await post("/mcp", token, recall(0), protocol);
+    const size = JSON.stringify((alone.body as { result: unknown }).result).length;
+    expect(size).toBeGreaterThan(MAX_ANSWER_CHARS / 30);
+    const fit = Math.floor(MAX_ANSWER_CHARS / size);
+    const batch = await post("/mcp", token, Array.from({ length: fit + 3 }, (_, i) => recall(i)), protocol);
+    expect(batch.status).toBe(200);
+    const replies = batch.body as Array<{ id: number; result: { isError?: boolean; content: Array<{ text: string }> } }>;
+    expect(replies.map((reply) => reply.id)).toEqual(Array.from({ length: fit + 3 }, (_, i) => i));
+    for (const reply of replies.slice(0, fit)) expect(JSON.stringify(reply.result).length).toBe(size);
+    for (const reply of replies.slice(fit)) {
+      expect(reply.result.isError).toBe(true);
+      expect(JSON.parse(reply.result.content[0]!.text)).toMatchObject({ error: { code: "payload_too_large", type: "invalid_request_error" } });
+    }
   });
 });
 
