@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CANDIDATE_POSTINGS_BUDGET, candidatePlan, candidateTerms, MAX_CANDIDATES } from "../src/domain/retrieval/candidate-plan";
+import { CANDIDATE_POSTINGS_BUDGET, candidatePlan, candidateTerms, MAX_CANDIDATES, MAX_WORDS_REQUIRED } from "../src/domain/retrieval/candidate-plan";
 
 describe("candidate terms", () => {
   const df = new Map([["inc-42", 3], ["deploy", 1500], ["api", 9000], ["ledger", 40]]);
@@ -41,6 +41,17 @@ describe("candidate plan", () => {
       { groups: [["incid"], ["inc-42"]], match: "all", order: "newest", limit },
       { terms: ["inc-42"], match: "any", order: "relevance", limit },
     ]);
+  });
+
+  it("requires only a long query's rarest words of its memories, so that the lookup costs what a short query's does", () => {
+    // Five hundred words every memory holds, but for a few rarer ones.
+    const words = Array.from({ length: 500 }, (_, i) => `w${i}`);
+    const df = new Map(words.map((term, i) => [term, i % 50 === 7 ? 3_000 + i : 10_000]));
+    const [all] = candidatePlan(words.map((term) => word([term])), df);
+    const rarest = words.filter((_, i) => i % 50 === 7).sort((a, b) => df.get(a)! - df.get(b)!).slice(0, MAX_WORDS_REQUIRED);
+    expect(all).toEqual({ groups: rarest.map((term) => [term]), match: "all", order: "newest", limit });
+    // More rare words than are required: the rarest of them are.
+    expect(words.filter((_, i) => i % 50 === 7).length).toBeGreaterThan(MAX_WORDS_REQUIRED);
   });
 
   it("needs no lookup for a query without terms", () => {

@@ -15,6 +15,13 @@ export const MAX_CANDIDATES = 100;
 export const CANDIDATE_POSTINGS_BUDGET = 2000;
 
 /**
+ * The most words of a query whose memories the newest-first lookup requires to hold them all: its rarest. Every
+ * word required is a posting list the index intersects, and a memory holding fifty words of a long query is a
+ * candidate to rank all the same; a query of 500 words every memory held made an intersection of 80-110 ms.
+ */
+export const MAX_WORDS_REQUIRED = 8;
+
+/**
  * The query terms to search the index with: the rarest ones within the postings budget (at least one
  * that the index holds), plus any the statistics have not seen, which cost nothing to look up and may
  * name a memory written since they were counted.
@@ -34,7 +41,8 @@ export function candidateTerms(terms: readonly string[], documentFrequency: Read
 
 /**
  * The full-text lookups for a query's concepts: one exact lookup when all postings fit the budget, else
- * the newest memories holding every word, then those holding the rarest terms (see docs/retrieval.md).
+ * the newest memories holding every word (the rarest MAX_WORDS_REQUIRED of a long query), then those holding
+ * the rarest terms (see docs/retrieval.md).
  */
 export function candidatePlan(concepts: readonly QueryConcept[], documentFrequency: ReadonlyMap<string, number>): CandidateQuery[] {
   const expanded = conceptTerms(concepts, { synonyms: true });
@@ -43,7 +51,8 @@ export function candidatePlan(concepts: readonly QueryConcept[], documentFrequen
   const postings = (terms: readonly string[]) => terms.reduce((sum, term) => sum + df(term), 0);
   if (postings(expanded) <= CANDIDATE_POSTINGS_BUDGET) return [{ terms: expanded, match: "any", order: "relevance", limit: MAX_CANDIDATES }];
 
-  const groups = concepts.map((concept) => concept.forms.filter((form) => df(form) > 0)).filter((forms) => forms.length > 0);
+  const words = concepts.map((concept) => concept.forms.filter((form) => df(form) > 0)).filter((forms) => forms.length > 0);
+  const groups = words.length <= MAX_WORDS_REQUIRED ? words : [...words].sort((a, b) => postings(a) - postings(b)).slice(0, MAX_WORDS_REQUIRED);
   const selective = candidateTerms(expanded, documentFrequency);
   const plan: CandidateQuery[] = [];
   if (groups.length > 1) plan.push({ groups, match: "all", order: "newest", limit: MAX_CANDIDATES });
