@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { collectionStatsCache, MAX_CHANGED_TEXT, MAX_CHANGES_APPLIED, MAX_TERMS_PER_COUNT, MAX_TERMS_PER_SCOPE } from "../src/domain/retrieval/collection-stats";
 import type { CollectionChange, MemorySearch } from "../src/domain/retrieval/ports";
+import { countTurns } from "./event-loop-turns";
 
 type Search = Pick<MemorySearch, "collectionState" | "documentFrequencies" | "collectionChanges">;
 
@@ -191,19 +192,12 @@ describe("collection statistics cache", () => {
     const s = scripted();
     s.write([["m1", ["ledger"]]], []);
     const many = Array.from({ length: 3 * MAX_TERMS_PER_COUNT }, (_, i) => `word${i}`);
-    // The callbacks queued for the next turn count the turns taken while the terms are counted.
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns += 1;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const turns = countTurns();
     const counted = await s.frequencies(["ledger", ...many]);
-    counting = false;
+    const taken = turns.stop();
     expect(counted).toMatchObject({ ledger: 1, word0: 0 });
     expect(s.calls.counted.map((terms) => terms.length)).toEqual([MAX_TERMS_PER_COUNT, MAX_TERMS_PER_COUNT, MAX_TERMS_PER_COUNT, 1]);
-    expect(turns).toBeGreaterThanOrEqual(3);
+    expect(taken).toBeGreaterThanOrEqual(3);
   });
 
   it("reads the totals afresh for every retrieval", async () => {

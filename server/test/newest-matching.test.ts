@@ -7,6 +7,7 @@ import { newestMatching } from "../src/domain/memory/newest-matching";
 import type { MemoryRepository } from "../src/domain/memory/ports";
 import type { MemoryRecord } from "../src/domain/memory/records";
 import type { Store } from "../src/domain/store";
+import { countTurns } from "./event-loop-turns";
 
 /**
  * The console's filtered listing walks the scope index in small reads with a budget per request: a filter that
@@ -97,19 +98,12 @@ describe("newestMatching", () => {
   });
 
   it("gives the event loop a turn between reads, so a long walk holds no other request", async () => {
-    // One read per turn: the callbacks queued for the next turn count the turns taken until the walk ends.
-    let turns = 0;
-    let walking = true;
-    const count = () => {
-      turns += 1;
-      if (walking) setImmediate(count);
-    };
-    setImmediate(count);
+    // One read per turn.
+    const turns = countTurns();
     const { memories, reads } = counted();
     await newestMatching(memories, scope(), () => false, null, 10, { step: 5, budget: 30 });
-    walking = false;
+    expect(turns.stop()).toBeGreaterThanOrEqual(reads.length - 2);
     expect(reads.length).toBeGreaterThan(4);
-    expect(turns).toBeGreaterThanOrEqual(reads.length - 2);
   });
 
   it("answers an unfiltered page in one read per state of just enough rows", async () => {

@@ -8,6 +8,7 @@ import { candidateLookup } from "../src/domain/retrieval/candidate-lookup";
 import type { CandidateQuery, MemorySearch, NeighbourAnchor, NeighbourWindow, SearchCandidate } from "../src/domain/retrieval/ports";
 import type { HeldSizes } from "../src/domain/retrieval/recent-terms";
 import type { Store } from "../src/domain/store";
+import { countTurns } from "./event-loop-turns";
 
 /**
  * Newest-first lookups answered from the scope's newest memories' terms held in process must find exactly the
@@ -285,20 +286,14 @@ describe("newest-first lookups from held terms", () => {
   });
 
   it("read a scope again in reads of a bounded size, giving the event loop a turn between them", async () => {
-    // The callbacks queued for the next turn count the turns taken while the scope is read.
-    let turns = 0;
-    let reading = true;
-    const count = () => {
-      turns += 1;
-      if (reading) setImmediate(count);
-    };
-    setImmediate(count);
+    const turns = countTurns();
     const held = heldLookup();
-    expect(await held.ids(organization(), any(["common"], 3))).toEqual(await truth(organization(), any(["common"], 3)));
-    reading = false;
+    const found = await held.ids(organization(), any(["common"], 3));
+    const taken = turns.stop();
+    expect(found).toEqual(await truth(organization(), any(["common"], 3)));
     // 21 rows at most, 7 a read: the first and two after it.
     expect(held.calls).toMatchObject({ rebuilt: 1, readsAfter: 2 });
-    expect(turns).toBeGreaterThanOrEqual(2);
+    expect(taken).toBeGreaterThanOrEqual(2);
   });
 
   it("hold fewer memories of a scope whose memories hold many terms, and find the rest in the database", async () => {
