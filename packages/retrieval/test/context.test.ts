@@ -109,7 +109,7 @@ describe("context assembly of hostile memories", () => {
   });
 
   it("works out a bounded number of new words in a block, and measures the rest by an upper bound", () => {
-    for (const [count, length] of [[10, 7900], [40, 300]]) {
+    for (const [count, length] of [[10, 7900], [40, 300]] as const) {
       const memories = [...Array.from({ length: count }, (_, i) => hostile(`w${length}-${i}`, words(length))), hostile("short", "Refunds take 5 days.")];
       const before = preTokensWorkedOut();
       const block = assembleContext(memories, { mode: "full", now });
