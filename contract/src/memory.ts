@@ -20,6 +20,8 @@ export const memoryLimits = {
   retrieveDefaultLimit: 10,
   retrieveMaxLimit: 100,
   defaultConfidence: 0.8,
+  /** History entries provenance answers at most at once, and by default; `nextHistoryCursor` pages through more. */
+  historyPageMax: 500,
 } as const;
 
 export const ZMemory = z.object({
@@ -101,6 +103,15 @@ export const ZMemoryResult = z.object({ memory: ZMemory });
 /** `flagged`: reflection marked the memory (stale, superseded, demoted) without changing its state. */
 export const ZHistoryAction = z.enum(["created", "reinforced", "suppressed", "restored", "tombstoned", "promoted", "rejected", "flagged"]);
 
+/** Which page of a memory's history provenance answers, oldest first: `historyCursor` is a previous answer's `nextHistoryCursor`. */
+export const ZHistoryPageQuery = z
+  .object({
+    historyCursor: z.string().max(200).optional(),
+    historyLimit: z.coerce.number().int().min(1).max(memoryLimits.historyPageMax).default(memoryLimits.historyPageMax),
+  })
+  .strict();
+export type THistoryPageQuery = z.input<typeof ZHistoryPageQuery>;
+
 export const ZProvenance = z.object({
   memory: ZMemory,
   source: z.object({
@@ -134,6 +145,8 @@ export const ZProvenance = z.object({
       at: ZIsoDate,
     }),
   ),
+  /** Where the history goes on (newer entries), for `historyCursor`; null when this page ends it. */
+  nextHistoryCursor: z.string().nullable(),
 });
 export type TProvenance = z.infer<typeof ZProvenance>;
 
@@ -173,7 +186,7 @@ const controlRoute = {
   metadata: { example: exampleControl },
 } as const;
 
-const provenanceRoute = { method: "GET", headers: ZAgentHeader, responses: { 200: ZProvenance, 404: ZErrorBody } } as const;
+const provenanceRoute = { method: "GET", headers: ZAgentHeader, query: ZHistoryPageQuery, responses: { 200: ZProvenance, 400: ZErrorBody, 404: ZErrorBody } } as const;
 const deleteRoute = { method: "DELETE", headers: ZAgentHeader, body: c.noBody(), responses: { 200: ZMemoryResult, 404: ZErrorBody } } as const;
 
 /**

@@ -960,7 +960,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A memory with its provenance and history */
+        /** A memory with its provenance and a page of its history */
         get: operations["memoryExplorer.get"];
         put?: never;
         post?: never;
@@ -2943,7 +2943,10 @@ export interface operations {
     };
     "memory.provenanceForAgent": {
         parameters: {
-            query?: never;
+            query?: {
+                historyCursor?: string;
+                historyLimit?: number;
+            };
             header?: {
                 "x-service-agent"?: string;
             };
@@ -3018,6 +3021,7 @@ export interface operations {
                             /** Format: date-time */
                             at: string;
                         }[];
+                        nextHistoryCursor: string | null;
                     };
                 };
             };
@@ -5029,7 +5033,10 @@ export interface operations {
     };
     "memory.provenance": {
         parameters: {
-            query?: never;
+            query?: {
+                historyCursor?: string;
+                historyLimit?: number;
+            };
             header?: {
                 "x-service-agent"?: string;
             };
@@ -5103,6 +5110,7 @@ export interface operations {
                             /** Format: date-time */
                             at: string;
                         }[];
+                        nextHistoryCursor: string | null;
                     };
                 };
             };
@@ -15097,7 +15105,10 @@ export interface operations {
     };
     "memoryExplorer.get": {
         parameters: {
-            query?: never;
+            query?: {
+                historyCursor?: string;
+                historyLimit?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -15171,6 +15182,7 @@ export interface operations {
                             /** Format: date-time */
                             at: string;
                         }[];
+                        nextHistoryCursor: string | null;
                     };
                 };
             };

@@ -32,6 +32,7 @@ export type {
   TEventBody as EventBody,
   TEventResult as EventResult,
   THealth as Health,
+  THistoryPageQuery as HistoryPageQuery,
   TMemory as Memory,
   TMemoryKind as MemoryKind,
   TMemoryState as MemoryState,

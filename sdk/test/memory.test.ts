@@ -35,6 +35,22 @@ describe("memory against a real server", () => {
     expect(provenance.source.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
+  it("reads a memory's history a page at a time, and iterates every page with historyPages", async () => {
+    const engram = await clientFor();
+    const memory = await engram.memory.remember({ text: "The on-call rotation changes on Mondays." });
+    for (let i = 0; i < 4; i++) await engram.memory.reinforce(memory.id, { reason: `use ${i}` });
+    const first = await engram.memory.provenance(memory.id, { historyLimit: 2 });
+    expect(first.history.map((entry) => entry.action)).toEqual(["created", "reinforced"]);
+    expect(first.nextHistoryCursor).toEqual(expect.any(String));
+    const rest = await engram.memory.provenance(memory.id, { historyCursor: first.nextHistoryCursor! });
+    expect(rest.history.map((entry) => entry.reason)).toEqual(["use 1", "use 2", "use 3"]);
+    expect(rest.nextHistoryCursor).toBeNull();
+
+    const pages: string[][] = [];
+    for await (const page of engram.memory.historyPages(memory.id, { historyLimit: 2 })) pages.push(page.map((entry) => entry.reason ?? entry.action));
+    expect(pages).toEqual([["created", "use 0"], ["use 1", "use 2"], ["use 3"]]);
+  });
+
   it("encodes with the defaults the contract declares", async () => {
     const engram = await clientFor();
     expect(await engram.memory.encode({ text: "  Staging resets every Sunday.  " })).toMatchObject({ text: "Staging resets every Sunday.", memoryKind: "fact", confidence: 0.8, subject: null });

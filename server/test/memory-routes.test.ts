@@ -1,6 +1,6 @@
 import { ZErrorBody } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, databaseUnderTest, startTestServer, type TestServer } from "@engram/test-support";
+import { apiClient, databaseUnderTest, rawRequest, startTestServer, type TestServer } from "@engram/test-support";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -241,6 +241,64 @@ describe("control, provenance and tombstone", () => {
     expect(res.body.history[2]!.reason).toBe("moving to Unleash");
     expect(res.body.history[3]!.actor).toMatch(/^token:/);
     for (const entry of res.body.history) expect(entry.requestId).toMatch(/^req_/);
+  });
+
+  it("provenance answers the history a page at a time, oldest first, each page's cursor leading to the next", async () => {
+    const { api, token } = await tenantClient();
+    const created = await api.memory.encode({ body: { text: "The ledger's keys rotate on Fridays." } });
+    const id = created.status === 201 ? created.body.memory.id : "";
+    for (let i = 0; i < 7; i++) await api.memory.reinforce({ params: { id }, body: { reason: `use ${i}` } });
+
+    const whole = await api.memory.provenance({ params: { id } });
+    expect(whole.status).toBe(200);
+    if (whole.status !== 200) return;
+    expect(whole.body.history).toHaveLength(8);
+    expect(whole.body.nextHistoryCursor).toBeNull();
+
+    const pages: Array<typeof whole.body.history> = [];
+    for (let cursor: string | undefined, page = 0; page < 5; page++) {
+      const res = await api.memory.provenance({ params: { id }, query: { historyLimit: 3, ...(cursor ? { historyCursor: cursor } : {}) } });
+      expect(res.status).toBe(200);
+      if (res.status !== 200) return;
+      pages.push(res.body.history);
+      if (res.body.nextHistoryCursor === null) break;
+      cursor = res.body.nextHistoryCursor;
+    }
+    expect(pages.map((page) => page.length)).toEqual([3, 3, 2]);
+    expect(pages.flat()).toEqual(whole.body.history);
+    expect(pages.flat().map((entry) => entry.reason)).toEqual([null, ...Array.from({ length: 7 }, (_, i) => `use ${i}`)]);
+
+    // The agent path form pages alike (a shared memory is in every agent's boundary), and a page that ends exactly
+    // at the history's end says so.
+    const agentForm = await rawRequest(server.url, `/v1/memory/agents/ops/${id}/provenance?historyLimit=5`, { method: "GET", token });
+    expect(agentForm.body.history).toEqual(whole.body.history.slice(0, 5));
+    const exact = await rawRequest(server.url, `/v1/memory/${id}/provenance?historyLimit=8`, { method: "GET", token });
+    expect(exact.body).toMatchObject({ history: whole.body.history, nextHistoryCursor: null });
+  });
+
+  it("provenance refuses a history page it cannot read with 400, naming the parameter", async () => {
+    const { api, token } = await tenantClient();
+    const created = await api.memory.encode({ body: { text: "Pages of history." } });
+    const id = created.status === 201 ? created.body.memory.id : "";
+    for (const [query, param] of [
+      ["historyLimit=0", "historyLimit"],
+      ["historyLimit=501", "historyLimit"],
+      ["historyLimit=many", "historyLimit"],
+      ["historyCursor=", "historyCursor"],
+      ["historyCursor=bm90LWEtY3Vyc29y", "historyCursor"],
+      // Positions no database stores, or ids of odd bytes: refused before any read, the same on both backends.
+      ...[["0000-01-01T00:00:00.000Z", "mhe_x"], ["2026-01-01T00:00:00.000Z", "mhe_\u0000"], ["+275760-09-13T00:00:00.000Z", "mhe_x"]].map(
+        (position) => [`historyCursor=${Buffer.from(JSON.stringify(position)).toString("base64url")}`, "historyCursor"] as const,
+      ),
+      [`historyCursor=${Buffer.from('["2026-01-01T00:00:00.000Z","mhe_\\ud800"]').toString("base64url")}`, "historyCursor"],
+      [`historyCursor=${"A".repeat(201)}`, "historyCursor"],
+      ["cursor=x", null],
+    ] as const) {
+      const res = await rawRequest(server.url, `/v1/memory/${id}/provenance?${query}`, { method: "GET", token });
+      expect(res.status, query).toBe(400);
+      expect(res.body.error, query).toMatchObject({ type: "invalid_request_error" });
+      if (param) expect(res.body.error.param, query).toContain(param);
+    }
   });
 
   it("answers 404 in the documented shape for unknown memories", async () => {

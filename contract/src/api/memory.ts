@@ -2,7 +2,7 @@ import { initContract } from "@ts-rest/core";
 import { z } from "zod";
 import { ZAgentSlug, ZEnvironment, ZIsoDate } from "../common";
 import { eventLimits } from "../events";
-import { memoryLimits, ZMemory, ZMemoryKind, ZMemorySource, ZMemoryState, ZProvenance } from "../memory";
+import { memoryLimits, ZHistoryPageQuery, ZMemory, ZMemoryKind, ZMemorySource, ZMemoryState, ZProvenance } from "../memory";
 import { ZSuccess } from "./responses";
 
 /** The memory explorer's page size: at most this many memories at once. */
@@ -106,8 +106,9 @@ export const memoryExplorerContract = c.router({
     method: "GET",
     path: "/memory/:id",
     pathParams: ZMemoryParams,
+    query: ZHistoryPageQuery,
     responses: { 200: ZSuccess.merge(ZProvenance) },
-    summary: "A memory with its provenance and history",
+    summary: "A memory with its provenance and a page of its history",
   },
   reinforce: {
     method: "POST",

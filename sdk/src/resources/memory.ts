@@ -1,4 +1,4 @@
-import type { TControlBody, TEncodeBody, TMemory, TProvenance, TRetrieveBody, TRetrieveResponse } from "@engram/contract";
+import type { TControlBody, TEncodeBody, THistoryPageQuery, TMemory, TProvenance, TRetrieveBody, TRetrieveResponse } from "@engram/contract";
 import type { APIPromise } from "../core/api-promise";
 import type { RequestOptions, WriteOptions } from "../core/options";
 import { apiCall, type Http } from "../internal/http";
@@ -62,13 +62,26 @@ export class MemoryResource {
     return this.control("restore", id, body, options);
   }
 
-  /** Where a memory came from and everything that happened to it since. */
-  provenance(id: string, options?: RequestOptions): APIPromise<TProvenance> {
+  /**
+   * Where a memory came from and everything that happened to it since, oldest first, a page of at most 500
+   * entries at a time: pass the answer's `nextHistoryCursor` as `historyCursor` for the next (see `historyPages`).
+   */
+  provenance(id: string, page: THistoryPageQuery = {}, options?: RequestOptions): APIPromise<TProvenance> {
     return apiCall(
       this.agentSlug
-        ? this.http.memory.provenanceForAgent({ params: { agentSlug: this.agentSlug, id }, requestOptions: options })
-        : this.http.memory.provenance({ params: { id }, requestOptions: options }),
+        ? this.http.memory.provenanceForAgent({ params: { agentSlug: this.agentSlug, id }, query: page, requestOptions: options })
+        : this.http.memory.provenance({ params: { id }, query: page, requestOptions: options }),
     );
+  }
+
+  /** A memory's whole history, oldest first, read a page at a time as it is iterated. */
+  async *historyPages(id: string, page: Omit<THistoryPageQuery, "historyCursor"> = {}, options?: RequestOptions): AsyncGenerator<TProvenance["history"]> {
+    for (let historyCursor: string | undefined; ; ) {
+      const answer = await this.provenance(id, { ...page, historyCursor }, options);
+      yield answer.history;
+      if (answer.nextHistoryCursor === null) return;
+      historyCursor = answer.nextHistoryCursor;
+    }
   }
 
   /** Tombstones a memory: removed from retrieval, kept for provenance. Deleting again is harmless. */

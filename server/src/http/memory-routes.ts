@@ -2,6 +2,7 @@ import { contract } from "@engram/contract";
 import { initServer } from "@ts-rest/express";
 import type { Response } from "express";
 import { resolveAgent } from "../domain/access/caller";
+import type { HistoryPageQuery } from "../domain/memory/history-page";
 import type { ControlInput, EncodeInput, MemoryService, RetrieveInput } from "../domain/memory/memory-service";
 import { callerOf } from "./auth";
 
@@ -40,9 +41,9 @@ export function memoryRoutes(memories: MemoryService) {
     return { status: 200 as const, body: await memories[action](caller, agent, memoryId(input), input.body ?? {}) };
   };
 
-  const provenance = async (input: RouteInput) => {
+  const provenance = async (input: RouteInput & { query: HistoryPageQuery }) => {
     const { caller, agent } = actingAs(input);
-    return { status: 200 as const, body: await memories.provenance(caller, agent, memoryId(input)) };
+    return { status: 200 as const, body: await memories.provenance(caller, agent, memoryId(input), input.query) };
   };
 
   const tombstone = async (input: RouteInput) => {

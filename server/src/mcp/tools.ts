@@ -1,10 +1,12 @@
 import {
   contract,
+  memoryLimits,
   type TRetrieveResponse,
   ZControlBody,
   ZEncodeBody,
   ZEventBody,
   ZEventResult,
+  ZHistoryPageQuery,
   ZIdempotencyHeaders,
   ZMemoryResult,
   ZProvenance,
@@ -158,10 +160,14 @@ const provenance = defineTool({
   rateLimitGroup: "memory",
   agentForm: true,
   annotations: { readOnlyHint: true, idempotentHint: true },
-  input: describeFields(ZMemoryIdArgument, idDescription),
+  input: describeFields(ZMemoryIdArgument.merge(ZHistoryPageQuery), {
+    ...idDescription,
+    historyCursor: "nextHistoryCursor of a previous answer, for the history's next page.",
+    historyLimit: `How many history entries at most, oldest first (at most ${memoryLimits.historyPageMax}, the default).`,
+  }),
   output: ZProvenance,
-  async call({ memories }, { caller, agent }, { id }) {
-    return jsonResult(await memories.provenance(caller, agent, id));
+  async call({ memories }, { caller, agent }, { id, ...page }) {
+    return jsonResult(await memories.provenance(caller, agent, id, page));
   },
 });
 

@@ -222,6 +222,23 @@ describe("search without q: a filtered list, newest first", () => {
   });
 });
 
+describe("a memory's history", () => {
+  it("is answered a page at a time, oldest first, as provenance answers it", async () => {
+    const org = await newOrg();
+    const id = await encode(org.token, `History of ${word()}`);
+    for (let i = 0; i < 4; i++) expectOk(await org.owner.post(`/api/memory/${id}/reinforce`, { reason: `use ${i}` }));
+    const whole = expectOk(await org.owner.get(`/api/memory/${id}`));
+    expect(whole.history.map((entry: { reason: string | null }) => entry.reason)).toEqual([null, "use 0", "use 1", "use 2", "use 3"]);
+    expect(whole.nextHistoryCursor).toBeNull();
+    const first = expectOk(await org.owner.get(`/api/memory/${id}?historyLimit=2`));
+    const second = expectOk(await org.owner.get(`/api/memory/${id}?historyLimit=3&historyCursor=${first.nextHistoryCursor}`));
+    expect([...first.history, ...second.history]).toEqual(whole.history);
+    expect(second.nextHistoryCursor).toBeNull();
+    expect(second.memory).toEqual(whole.memory);
+    expectApiFailure(await org.owner.get(`/api/memory/${id}?historyCursor=abc`), 400, "invalid_parameter", /^historyCursor: /);
+  });
+});
+
 describe("environments and organizations", () => {
   it("keeps each environment to itself, in both modes", async () => {
     const org = await newOrg();

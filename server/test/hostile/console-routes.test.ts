@@ -58,16 +58,20 @@ describe("query strings", () => {
       .filter((route) => route.method === "GET" && route.query)
       .map((route) => `${route.path} ${Object.keys((route.query as z.AnyZodObject).shape).sort().join(",")}`)
       .sort();
-    const catalogued = queryRoutes.map((route) => `${route.path} ${Object.keys(route.query).sort().join(",")}`).sort();
+    const catalogued = queryRoutes.map((route) => `${route.path.replace(/\{(\w+)\}/g, ":$1")} ${Object.keys(route.query).sort().join(",")}`).sort();
     expect(catalogued).toEqual(fromContract);
   });
 
   let person: Person;
+  let memoryId: string;
   beforeAll(async () => {
-    person = (await newOrg()).owner;
+    const org = await newOrg();
+    person = org.owner;
+    memoryId = (await encode(org.token, "A memory whose history is paged.")).id;
   });
 
-  it.each(queryRoutes)("$name takes each key once, and refuses it twice, as a list or an object with 400 naming it", async ({ path, query }) => {
+  it.each(queryRoutes)("$name takes each key once, and refuses it twice, as a list or an object with 400 naming it", async ({ path: pattern, query }) => {
+    const path = pattern.replace("{id}", memoryId);
     for (const [key, value] of Object.entries(query)) {
       const one = `${key}=${encodeURIComponent(value)}`;
       const alone = await person.get(`${path}?${one}`);
@@ -86,7 +90,8 @@ describe("query strings", () => {
 });
 
 describe("cursors", () => {
-  const cursorRoutes = queryRoutes.filter((route) => "cursor" in route.query);
+  // Each route with the key its cursor goes by: a memory's history pages by `historyCursor`.
+  const cursorRoutes = queryRoutes.flatMap((route) => Object.keys(route.query).filter((key) => /^(cursor|historyCursor)$/.test(key)).map((key) => ({ ...route, key })));
   const at = "2026-01-01T00:00:00.000Z";
   const forged: Record<string, string> = {
     "a NUL in the id": cursorOf([at, "mem_\u0000"]),
@@ -114,13 +119,17 @@ describe("cursors", () => {
   };
 
   let person: Person;
+  let memoryId: string;
   beforeAll(async () => {
-    person = (await newOrg()).owner;
+    const org = await newOrg();
+    person = org.owner;
+    memoryId = (await encode(org.token, "A memory whose history is paged.")).id;
   });
 
-  it.each(cursorRoutes)("$name refuses every forged cursor with 400 invalid_parameter naming cursor", async ({ path }) => {
+  it.each(cursorRoutes)("$name refuses every forged $key with 400 invalid_parameter naming it", async ({ path: pattern, key }) => {
+    const path = pattern.replace("{id}", memoryId);
     for (const [what, cursor] of Object.entries(forged)) {
-      expectFailure(await person.get(`${path}?cursor=${encodeURIComponent(cursor)}`), 400, "invalid_parameter", "cursor", `${path} ${what}`);
+      expectFailure(await person.get(`${path}?${key}=${encodeURIComponent(cursor)}`), 400, "invalid_parameter", key, `${path} ${what}`);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

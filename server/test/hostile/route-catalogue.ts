@@ -169,4 +169,5 @@ export const apiQueries: Record<string, Record<string, string>> = {
   searchMemories: { environment: "production", q: "deploy", kind: "fact", state: "durable", agent: "helper", subject: "payments", source: "api", cursor, limit: "10" },
   developerEvents: { environment: "production", type: "deploy.completed", cursor, limit: "10" },
   workflowStates: { environment: "production", workflow: "deployment", limit: "10" },
+  memory: { historyCursor: cursor, historyLimit: "10" },
 };

@@ -54,7 +54,7 @@ export function mcpToolSuites(transport: string, connect: Connect): void {
       expect(tool.reinforce!.inputSchema).toMatchObject({ required: ["id"], properties: { reason: { maxLength: memoryLimits.reasonMaxLength } } });
       expect(tool.send_event!.inputSchema).toMatchObject({ required: ["type", "text"], properties: { type: { pattern: expect.any(String) } } });
       expect(tool.recall!.outputSchema).toMatchObject({ type: "object", required: ["memories"] });
-      expect(tool.provenance!.outputSchema).toMatchObject({ type: "object", required: ["memory", "source", "history"] });
+      expect(tool.provenance!.outputSchema).toMatchObject({ type: "object", required: ["memory", "source", "history", "nextHistoryCursor"] });
       const hints = Object.fromEntries(tools.map((listed) => [listed.name, [listed.annotations?.readOnlyHint ?? false, listed.annotations?.destructiveHint ?? true]]));
       expect(hints).toEqual({
         remember: [false, false],
@@ -142,6 +142,11 @@ export function mcpToolSuites(transport: string, connect: Connect): void {
       expect(await recalledIds(client, question)).toEqual([]);
       expect(structured(await call(client, "forget", { id: memory.id })).memory.state).toBe("tombstoned");
       expect(structured(await call(client, "provenance", { id: memory.id })).history).toHaveLength(5);
+      // A page of the history at a time, as the route answers it.
+      const first = structured(await call(client, "provenance", { id: memory.id, historyLimit: 3 }));
+      const rest = structured(await call(client, "provenance", { id: memory.id, historyCursor: first.nextHistoryCursor }));
+      expect([first.history.length, rest.history.length, rest.nextHistoryCursor]).toEqual([3, 2, null]);
+      expect(first).toEqual((await http(`/v1/memory/${memory.id}/provenance?historyLimit=3`, token, undefined, "GET")).body);
     });
 
     it("send_event stores the event once, as the events route does", async () => {

@@ -87,6 +87,33 @@ describe("memory explorer and memory page", () => {
     await page.waitForURL((url) => url.pathname === "/memories" && url.searchParams.get("subject") === "payments-service");
   });
 
+  it("shows a long history's first 500 changes, and the later ones when asked", async () => {
+    const { page, orgId } = await app.signIn({ role: "owner", plan: "spark" });
+    const id = await encode(await app.server.newToken(orgId), { text: "The ledger's keys rotate on Fridays." });
+    // A memory reinforced 500 times, written as the reinforcements would write their history.
+    const start = Date.now();
+    await app.server.db.memoryHistory.createMany({
+      data: Array.from({ length: 500 }, (_, i) => ({
+        id: `mhe_long${String(i).padStart(5, "0")}`,
+        memoryId: id,
+        action: "reinforced",
+        fromState: "durable",
+        toState: "durable",
+        actor: `bot-${i}`,
+        createdAt: new Date(start + 1_000 + i),
+      })),
+    });
+
+    await page.goto(`/memories/${id}`);
+    await page.getByRole("heading", { level: 1, name: "Memory" }).waitFor();
+    const history = page.locator(".timeline > li");
+    await expect.poll(() => history.count(), LONG).toBe(500);
+    await page.getByRole("button", { name: "Later changes" }).click();
+    await expect.poll(() => history.count(), LONG).toBe(501);
+    expect(await history.last().textContent()).toContain("bot-499");
+    expect(await page.getByRole("button", { name: "Later changes" }).count()).toBe(0);
+  });
+
   it("shows a memory's source and history, changes its state with a reason, and a tombstone removes it from retrieval", async () => {
     const { page, orgId, person } = await app.signIn({ role: "admin", plan: "spark" });
     const token = await app.server.newToken(orgId);

@@ -1,6 +1,7 @@
 import type { TMemoryState } from "@engram/contract";
 import { newId } from "../../domain/kernel/ids";
-import type { HistoryAction, HistoryRecord } from "../../domain/memory/records";
+import type { PagePosition } from "../../domain/kernel/page-cursor";
+import type { HistoryAction, HistoryRecord, StoredHistoryEntry } from "../../domain/memory/records";
 import type { PrismaTx } from "../prisma";
 import { insertStatements, type Row, type Table } from "../sql";
 import { memoryTable } from "./memories/memory-table";
@@ -19,10 +20,15 @@ export async function appendHistory(db: PrismaTx, entry: HistoryRecord): Promise
   for (const statement of insertStatements(memoryHistoryTable, historyRows([entry]))) await db.$executeRaw(statement);
 }
 
-/** A memory's history, oldest first. */
-export async function historyOf(db: PrismaTx, memoryId: string): Promise<HistoryRecord[]> {
-  const rows = await db.memoryHistory.findMany({ where: { memoryId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+/** A page of a memory's history, oldest first (by time, then id), after `after` when given (along its index). */
+export async function historyOf(db: PrismaTx, memoryId: string, after: PagePosition | null, limit: number): Promise<StoredHistoryEntry[]> {
+  const rows = await db.memoryHistory.findMany({
+    where: { memoryId, ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}) },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: limit,
+  });
   return rows.map((row) => ({
+    id: row.id,
     memoryId: row.memoryId,
     action: row.action as HistoryAction,
     fromState: row.fromState as TMemoryState | null,

@@ -19,11 +19,11 @@ const TIME_SHAPE = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
  * The position a cursor names, or null without one (the first page); anything this server did not hand out,
- * an empty cursor included, is refused.
+ * an empty cursor included, is refused, naming `param` (the query parameter that carried it).
  */
-export function decodeCursor(cursor: string | undefined): PagePosition | null {
+export function decodeCursor(cursor: string | undefined, param = "cursor"): PagePosition | null {
   if (cursor === undefined) return null;
-  const refused = () => new AppError("invalid_parameter", "cursor: not a cursor from a previous page; start again without one.", "cursor");
+  const refused = () => new AppError("invalid_parameter", `${param}: not a cursor from a previous page; start again without one.`, param);
   if (!CURSOR_SHAPE.test(cursor)) throw refused();
   let decoded: unknown;
   try {

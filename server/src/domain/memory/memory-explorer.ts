@@ -4,6 +4,7 @@ import { AppError } from "../kernel/errors";
 import { decodeCursor, encodeCursor } from "../kernel/page-cursor";
 import { type OrgActor, requireManager } from "../people/roles";
 import type { Retrieval } from "../retrieval/retrieval";
+import { historyPage, type HistoryPageQuery } from "./history-page";
 import { memoryView, provenanceView } from "./memory-view";
 import { newestMatching } from "./newest-matching";
 import type { MemoryRepository } from "./ports";
@@ -84,11 +85,11 @@ export function memoryExplorer(deps: {
   return {
     search: (actor: OrgActor, query: ExplorerQuery): Promise<ExplorerPage> => (query.q ? ranked(actor, { ...query, q: query.q }) : listed(actor, query)),
 
-    async get(actor: OrgActor, id: string): Promise<TProvenance> {
+    async get(actor: OrgActor, id: string, page: HistoryPageQuery): Promise<TProvenance> {
       const memory = await inOrganization(actor)(id);
       if (!memory) throw new AppError("memory_not_found", `No memory ${id}.`, "id");
       const event = memory.eventId ? await events.find(memory.eventId) : null;
-      return provenanceView(memory, await memories.history(id), event);
+      return provenanceView(memory, await historyPage(memories, id, page), event);
     },
 
     /** Reinforces, suppresses, restores or tombstones a memory, recording the person and the reason. */

@@ -8,6 +8,7 @@ import type { Store } from "../store";
 import { BatchQueue } from "../writes/batch-queue";
 import { type IdempotentResult, requestHash } from "../writes/idempotency";
 import { type Decision, type KeyedSubmission, requestKeys, writeIdempotentBatch } from "../writes/idempotent-batch";
+import { historyPage, type HistoryPageQuery } from "./history-page";
 import { memoryView, provenanceView } from "./memory-view";
 import { asWritten, newMemory } from "./new-memory";
 import type { MemoryScope } from "./ports";
@@ -152,12 +153,13 @@ export function memoryService(store: Store, { clock, retrieval, embeddings = nul
       return changes.change(changeableBy(caller, agent), id, "tombstoned", authorOf(caller, {}));
     },
 
-    async provenance(caller: Caller, agent: string | null, id: string): Promise<TProvenance> {
+    /** The memory, its source and a page of its history. */
+    async provenance(caller: Caller, agent: string | null, id: string, page: HistoryPageQuery): Promise<TProvenance> {
       requireScope(caller, "memory:control");
       const memory = await store.memories.findVisible(memoryScopeFor(caller, agent), id);
       if (!memory) throw new AppError("memory_not_found", `No memory ${id}.`, "id");
       const event = memory.eventId ? await store.events.find(memory.eventId) : null;
-      return provenanceView(memory, await store.memories.history(id), event);
+      return provenanceView(memory, await historyPage(store.memories, id, page), event);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { TMemory, TMemoryKind, TProvenance } from "@engram/contract";
 import type { BusinessEventRecord } from "../events/records";
-import type { HistoryRecord, MemoryRecord } from "./records";
+import type { HistoryPage } from "./history-page";
+import type { MemoryRecord } from "./records";
 
 /** The public shape of a memory (the contract's ZMemory). */
 export function memoryView(memory: MemoryRecord): TMemory {
@@ -21,7 +22,7 @@ export function memoryView(memory: MemoryRecord): TMemory {
   };
 }
 
-export function provenanceView(memory: MemoryRecord, history: HistoryRecord[], event: BusinessEventRecord | null): TProvenance {
+export function provenanceView(memory: MemoryRecord, history: HistoryPage, event: BusinessEventRecord | null): TProvenance {
   return {
     memory: memoryView(memory),
     source: {
@@ -40,7 +41,7 @@ export function provenanceView(memory: MemoryRecord, history: HistoryRecord[], e
         receivedAt: event.receivedAt.toISOString(),
       },
     },
-    history: history.map((entry) => ({
+    history: history.entries.map((entry) => ({
       action: entry.action,
       fromState: entry.fromState,
       toState: entry.toState,
@@ -50,5 +51,6 @@ export function provenanceView(memory: MemoryRecord, history: HistoryRecord[], e
       requestId: entry.requestId,
       at: entry.createdAt.toISOString(),
     })),
+    nextHistoryCursor: history.nextCursor,
   };
 }

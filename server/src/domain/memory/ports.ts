@@ -1,6 +1,6 @@
 import type { TEnvironment, TMemoryState } from "@engram/contract";
 import type { PagePosition } from "../kernel/page-cursor";
-import type { HistoryRecord, MemoryRecord } from "./records";
+import type { HistoryRecord, MemoryRecord, StoredHistoryEntry } from "./records";
 
 /** Where a caller may look: one organization and environment, optionally one agent's boundary. */
 export interface MemoryScope {
@@ -44,7 +44,8 @@ export interface MemoryRepository {
    */
   recordReinforcement(id: string, at: Date, addUse: (recentUses: readonly Date[]) => Date[]): Promise<MemoryRecord>;
   appendHistory(entry: HistoryRecord): Promise<void>;
-  history(memoryId: string): Promise<HistoryRecord[]>;
+  /** A memory's history, oldest first (by time, then id), after `after` when given, at most `limit` entries. */
+  history(memoryId: string, after: PagePosition | null, limit: number): Promise<StoredHistoryEntry[]>;
   /** What superseded a durable memory (reflection's link) and its confidence before it was lowered; null when nothing did. */
   supersession(id: string): Promise<Supersession | null>;
   /**

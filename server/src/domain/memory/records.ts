@@ -41,3 +41,8 @@ export interface HistoryRecord {
   requestId: string | null;
   createdAt: Date;
 }
+
+/** A history entry as stored, with the id that orders entries of the same instant. */
+export interface StoredHistoryEntry extends HistoryRecord {
+  id: string;
+}

@@ -54,7 +54,7 @@ export function memoryExplorerRoutes(deps: { explorer: MemoryExplorer; events: D
       status: 200 as const,
       body: { ...ok, workflows: (await events.workflows(actorOf(res), query.environment, { workflow: query.workflow, limit: query.limit })).map(workflowView) },
     }),
-    get: async ({ params, res }) => ({ status: 200 as const, body: { ...ok, ...(await explorer.get(actorOf(res), params.id)) } }),
+    get: async ({ params, query, res }) => ({ status: 200 as const, body: { ...ok, ...(await explorer.get(actorOf(res), params.id, query)) } }),
     reinforce: control("reinforce"),
     suppress: control("suppressed"),
     restore: control("restored"),

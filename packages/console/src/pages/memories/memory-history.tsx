@@ -3,8 +3,14 @@ import { formatDateTime, humanize } from "../../ui/format";
 import { Panel } from "../../ui/page";
 import { StateBadge } from "./state-badge";
 
-/** Every change of the memory, oldest first: what happened, the states, who did it, why and when. */
-export function MemoryHistory({ history }: { history: TProvenance["history"] }) {
+/** Reads the history's next page, when there is one. */
+interface MoreHistory {
+  loading: boolean;
+  load(): void;
+}
+
+/** Every change of the memory read so far, oldest first: what happened, the states, who did it, why and when. */
+export function MemoryHistory({ history, more }: { history: TProvenance["history"]; more: MoreHistory | null }) {
   return (
     <Panel title="History">
       {history.length === 0 ? (
@@ -31,6 +37,11 @@ export function MemoryHistory({ history }: { history: TProvenance["history"] }) 
           ))}
         </ol>
       )}
+      {more ? (
+        <button type="button" className="button" onClick={more.load} disabled={more.loading}>
+          {more.loading ? "Loading…" : "Later changes"}
+        </button>
+      ) : null}
     </Panel>
   );
 }

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link, useLocation, useParams } from "react-router";
 import { api, ok } from "../../api/client";
 import { useSignedIn } from "../../session/session";
@@ -14,18 +14,30 @@ export function MemoryPage() {
   const { canManage } = useSignedIn();
   // Back to the search that led here, when one did.
   const explorerSearch = (useLocation().state as { explorerSearch?: string } | null)?.explorerSearch ?? "";
-  const memory = useQuery({ queryKey: ["memory", memoryId], queryFn: () => ok(api.memory.get({ params: { id: memoryId } })) });
+  // The memory with the first page of its history; later pages of a long history are read when asked for.
+  const memory = useInfiniteQuery({
+    queryKey: ["memory", memoryId],
+    queryFn: ({ pageParam }) => ok(api.memory.get({ params: { id: memoryId }, query: { historyCursor: pageParam } })),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextHistoryCursor ?? undefined,
+  });
   return (
     <Page title="Memory" actions={<Link to={`/memories${explorerSearch}`}>Back to memories</Link>}>
       <QueryView query={memory} loading="Loading the memory…">
-        {({ memory: details, source, history }) => (
-          <>
-            <MemoryDetails memory={details} />
-            <MemoryActions id={details.id} state={details.state} canManage={canManage} />
-            <MemorySource source={source} />
-            <MemoryHistory history={history} />
-          </>
-        )}
+        {({ pages }) => {
+          const { memory: details, source } = pages[0]!;
+          return (
+            <>
+              <MemoryDetails memory={details} />
+              <MemoryActions id={details.id} state={details.state} canManage={canManage} />
+              <MemorySource source={source} />
+              <MemoryHistory
+                history={pages.flatMap((page) => page.history)}
+                more={memory.hasNextPage ? { loading: memory.isFetchingNextPage, load: () => void memory.fetchNextPage() } : null}
+              />
+            </>
+          );
+        }}
       </QueryView>
     </Page>
   );

@@ -87,7 +87,7 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
       return memoryRecord(counted);
     },
     appendHistory: (entry) => appendHistory(db, entry),
-    history: (memoryId) => historyOf(db, memoryId),
+    history: (memoryId, after, limit) => historyOf(db, memoryId, after, limit),
     async supersession(id) {
       const memory = await db.memory.findUnique({ where: { id }, select: { state: true, supersededBy: true } });
       if (memory?.state !== "durable" || memory.supersededBy === null) return null;
