@@ -59,10 +59,17 @@ export const MAX_ANSWER_CHARS = 8 * 1024 * 1024;
  * The first answer always passes: a single call is bounded by its own route.
  */
 function answerBudget(connection: ToolConnection): (answer: CallToolResult) => CallToolResult {
+  // Most requests hold one call: the first answer is measured only once a second one follows it.
+  let first: CallToolResult | undefined;
   let used = 0;
   return (answer) => {
+    if (first === undefined) {
+      first = answer;
+      return answer;
+    }
+    if (used === 0) used = JSON.stringify(first).length;
     const size = JSON.stringify(answer).length;
-    if (used > 0 && used + size > MAX_ANSWER_CHARS) {
+    if (used + size > MAX_ANSWER_CHARS) {
       const message = `The answers of this request before this call already hold ${used.toLocaleString("en-US")} characters, and this call's would pass ${MAX_ANSWER_CHARS.toLocaleString("en-US")}: send it again in a request of its own.`;
       return toolError(new AppError("payload_too_large", message), connection.log);
     }
