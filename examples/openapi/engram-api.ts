@@ -582,7 +582,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The agents memories were written for, in every environment */
+        /** The agents memories were written for, in every environment, by slug, a page at a time */
         get: operations["organization.listAgents"];
         put?: never;
         post?: never;
@@ -599,7 +599,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Memories awaiting review */
+        /** Memories awaiting review, oldest first (at most 50) */
         get: operations["organization.listCandidates"];
         put?: never;
         post?: never;
@@ -9324,7 +9324,10 @@ export interface operations {
     };
     "organization.listAgents": {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9345,6 +9348,7 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                         }[];
+                        nextCursor: string | null;
                     };
                 };
             };

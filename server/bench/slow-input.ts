@@ -5,9 +5,9 @@
  * encode (memories of 8,000 characters) and recall with a context block (limit 100, a 2,000-character
  * query), and to the embedded responder (a question as long as the context allows, and a memory it quotes
  * and must cut at max_tokens). Wide bodies follow, then a scope of long memories of distinct words: the
- * MCP batches that store them and the first recall, which holds the scope's newest terms in process. The
- * server runs in this process and the requests come from a worker thread, so the event-loop monitor sees
- * only the server's work.
+ * MCP batches that store them and the first recall, which holds the scope's newest terms in process, and last
+ * the console's lists at their widest (bench/console-lists.ts). The server runs in this process and the
+ * requests come from a worker thread, so the event-loop monitor sees only the server's work.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +20,7 @@ import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/access/access-tokens";
 import { MAX_BODY_BYTES } from "../src/http/body";
 import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";
+import { fillConsoleLists } from "./console-lists";
 
 /** No request may hold the event loop longer than this. */
 export const TARGET_HOLD_MS = 100;
@@ -128,11 +129,11 @@ function fittingQuestion(shape: (length: number, offset: number) => string, toke
 // Plain JavaScript for the worker, so it needs no TypeScript loader: sends each request it is given.
 const CLIENT = `
 const { parentPort } = require("node:worker_threads");
-parentPort.on("message", async ({ url, token, body }) => {
+parentPort.on("message", async ({ url, token, cookie, body }) => {
   try {
     // Accepting event streams too, as an MCP client must; every other route answers JSON all the same.
-    const headers = { authorization: "Bearer " + token, "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const response = await fetch(url, { method: "POST", headers, body });
+    const headers = cookie ? { cookie } : { authorization: "Bearer " + token, "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const response = await fetch(url, body ? { method: "POST", headers, body } : { headers });
     const text = await response.text();
     parentPort.postMessage({ status: response.status, text: response.status >= 300 ? text.slice(0, 300) : "" });
   } catch (error) {
@@ -142,9 +143,10 @@ parentPort.on("message", async ({ url, token, body }) => {
 
 export async function benchSlowInput(): Promise<SlowInputResult> {
   const dir = mkdtempSync(join(tmpdir(), "engram-bench-slow-"));
+  const databaseFile = join(dir, "engram.db");
   // No upstream configured: chat completions are answered by the embedded responder.
   const server = await startServer(
-    { port: 0, host: "127.0.0.1", dataDir: tmpdir(), database: { provider: "sqlite", file: join(dir, "engram.db") }, logLevel: "silent", authCacheMs: DEFAULT_AUTH_CACHE_MS, rateLimits: "off" },
+    { port: 0, host: "127.0.0.1", dataDir: tmpdir(), database: { provider: "sqlite", file: databaseFile }, logLevel: "silent", authCacheMs: DEFAULT_AUTH_CACHE_MS, rateLimits: "off" },
     createLogger("silent"),
   );
   const client = new Worker(CLIENT, { eval: true });
@@ -154,16 +156,22 @@ export async function benchSlowInput(): Promise<SlowInputResult> {
   /** Sends one request from the worker and answers the longest hold of the event loop while it was served. */
   async function hold(path: string, token: string, body: unknown, expect: number[]): Promise<{ ms: number; status: number }> {
     const bytes = new TextEncoder().encode(JSON.stringify(body));
+    return measured({ url: `${server.url}${path}`, token, body: bytes }, [bytes.buffer], expect);
+  }
+  /** The same for a signed-in person's GET. */
+  const read = (path: string, cookie: string) => measured({ url: `${server.url}${path}`, cookie }, [], [200]);
+
+  async function measured(message: { url: string; token?: string; cookie?: string; body?: Uint8Array }, transfer: ArrayBuffer[], expect: number[]): Promise<{ ms: number; status: number }> {
     // The monitor's first timer only sets its baseline, and a hold is recorded when the timer finally runs.
     histogram.reset();
     histogram.enable();
     await tick();
     const answered = new Promise<{ status: number; text: string }>((resolve) => client.once("message", resolve));
-    client.postMessage({ url: `${server.url}${path}`, token, body: bytes }, [bytes.buffer]);
+    client.postMessage(message, transfer);
     const { status, text } = await answered;
     await tick();
     histogram.disable();
-    if (!expect.includes(status)) throw new Error(`${path} answered ${status}: ${text}`);
+    if (!expect.includes(status)) throw new Error(`${message.url} answered ${status}: ${text}`);
     return { ms: histogram.max / 1e6, status };
   }
 
@@ -223,6 +231,13 @@ export async function benchSlowInput(): Promise<SlowInputResult> {
     }
     wide.push({ body: `MCP batch, 100 remembers of 8,000 characters of distinct words`, ...stored });
     wide.push({ body: `recall, first over ${LONG_MEMORIES} such memories`, ...(await hold("/v1/memory/recall", longToken, { query: "ledger note", limit: 10 }, [200])) });
+
+    const { cookie, lists } = await fillConsoleLists(server, databaseFile);
+    for (const { name, path } of lists) {
+      // The first read warms the list's code, as the warm-up round does for the shapes.
+      await read(path, cookie);
+      wide.push({ body: name, ...(await read(path, cookie)) });
+    }
   } finally {
     await client.terminate();
     await server.close();

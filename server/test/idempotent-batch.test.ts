@@ -55,7 +55,7 @@ function write(batch: KeyedSubmission[]) {
   });
 }
 
-const agentsOf = async (orgId: string) => (await store.agents.list(orgId)).map((agent) => agent.slug).sort();
+const agentsOf = async (orgId: string) => (await store.agents.list(orgId, { after: null, limit: 1_000 })).map((agent) => agent.slug).sort();
 
 describe("an idempotent write", () => {
   it("claims a lone request's key without reading it, and reads it only when the claim fails", async () => {

@@ -9,6 +9,13 @@ import { ZSuccess } from "./responses";
 export const explorerLimits = { defaultLimit: 50, maxLimit: 100 } as const;
 
 /**
+ * How many developer events and workflow states one answer holds at most. An event may carry 8,000 characters of
+ * text and 16 KiB of metadata, which JSON can write six times longer (control characters), so these bound the
+ * answer, and the time writing it takes, by the largest rows rather than by typical ones.
+ */
+export const eventViewLimits = { eventsDefault: 50, eventsMax: 50, workflowsDefault: 100, workflowsMax: 100 } as const;
+
+/**
  * Explorer filters. With `q` the real retrieval engine ranks durable memories (each with its score) and the
  * filters narrow its answer; without `q`, memories in any state are listed newest first, a page at a time.
  */
@@ -87,7 +94,7 @@ export const memoryExplorerContract = c.router({
     query: ZEnvironmentQuery.extend({
       type: z.string().trim().min(1).max(eventLimits.typeMaxLength).optional(),
       cursor: z.string().max(200).optional(),
-      limit: z.coerce.number().int().min(1).max(200).default(50),
+      limit: z.coerce.number().int().min(1).max(eventViewLimits.eventsMax).default(eventViewLimits.eventsDefault),
     }).strict(),
     responses: { 200: ZSuccess.extend({ events: z.array(ZDeveloperEvent), nextCursor: z.string().nullable() }) },
     summary: "Recent developer events, newest first",
@@ -97,7 +104,7 @@ export const memoryExplorerContract = c.router({
     path: "/memory/workflows",
     query: ZEnvironmentQuery.extend({
       workflow: z.string().trim().min(1).max(100).optional(),
-      limit: z.coerce.number().int().min(1).max(500).default(200),
+      limit: z.coerce.number().int().min(1).max(eventViewLimits.workflowsMax).default(eventViewLimits.workflowsDefault),
     }).strict(),
     responses: { 200: ZSuccess.extend({ workflows: z.array(ZWorkflowState) }) },
     summary: "The current state of incidents, deployments, pull requests, tickets and CI runs, most recently changed first",

@@ -33,6 +33,15 @@ export const ZTokenSummary = z.object({
 /** An agent: named by a slug, registered by the first memory written for it. */
 export const ZAgent = z.object({ slug: z.string(), createdAt: ZIsoDate });
 
+/**
+ * The oldest candidates the console lists at once: each may carry a memory and the event it came from, 8,000
+ * characters each, which JSON can write six times longer.
+ */
+export const candidateListLimit = 50;
+
+/** Agents a page: an organization may have tens of thousands, registered by writes. */
+export const agentListLimits = { defaultLimit: 500, maxLimit: 500 } as const;
+
 /** A memory awaiting review, with the developer event it was made from (null when encoded directly). */
 export const ZCandidate = ZMemory.extend({
   event: z.object({ id: z.string(), type: z.string(), text: z.string(), source: z.string().nullable(), subject: z.string().nullable(), receivedAt: ZIsoDate }).nullable(),
@@ -115,15 +124,22 @@ export const organizationContract = c.router({
   listAgents: {
     method: "GET",
     path: "/organization/agents",
-    responses: { 200: ZSuccess.extend({ agents: z.array(ZAgent) }) },
-    summary: "The agents memories were written for, in every environment",
+    query: z
+      .object({
+        /** The previous page's `nextCursor`: the last slug it listed. */
+        cursor: ZAgentSlug.optional(),
+        limit: z.coerce.number().int().min(1).max(agentListLimits.maxLimit).default(agentListLimits.defaultLimit),
+      })
+      .strict(),
+    responses: { 200: ZSuccess.extend({ agents: z.array(ZAgent), nextCursor: z.string().nullable() }) },
+    summary: "The agents memories were written for, in every environment, by slug, a page at a time",
   },
   listCandidates: {
     method: "GET",
     path: "/memory/candidates",
     query: z.object({ environment: ZEnvironment.optional() }).strict(),
     responses: { 200: ZSuccess.extend({ candidates: z.array(ZCandidate) }) },
-    summary: "Memories awaiting review",
+    summary: `Memories awaiting review, oldest first (at most ${candidateListLimit})`,
   },
   promoteCandidate: {
     method: "POST",

@@ -436,6 +436,9 @@ describe("developer events and workflows", () => {
     } while (cursor);
     expect(seen).toEqual([...sent].reverse());
 
+    // A page of the largest events is what bounds the answer: 50 at most.
+    expectApiFailure(await org.owner.get("/api/memory/events?limit=51"), 400, "invalid_parameter", /^limit: /);
+
     const inTest = expectOk(await org.owner.get("/api/memory/events?environment=test"));
     expect(inTest.events.map((e: { text: string }) => e.text)).toEqual(["In the test environment."]);
     expectApiFailure(await org.owner.get("/api/memory/events?cursor=abc"), 400, "invalid_parameter", /^cursor: /);
@@ -457,7 +460,7 @@ describe("developer events and workflows", () => {
     ]);
     // Most recently changed first, and never more than the limit.
     expect(expectOk(await org.owner.get("/api/memory/workflows?limit=1")).workflows.map((w: { subject: string }) => w.subject)).toEqual(["payments"]);
-    expectApiFailure(await org.owner.get("/api/memory/workflows?limit=501"), 400, "invalid_parameter", /limit/);
+    expectApiFailure(await org.owner.get("/api/memory/workflows?limit=101"), 400, "invalid_parameter", /limit/);
     expect(expectOk(await org.owner.get("/api/memory/workflows?workflow=incident")).workflows.map((w: { subject: string }) => w.subject)).toEqual(["INC-9"]);
     expect(expectOk(await org.owner.get("/api/memory/workflows?workflow=ci")).workflows).toEqual([]);
     expect(expectOk(await org.owner.get("/api/memory/workflows?environment=test")).workflows.map((w: { subject: string }) => w.subject)).toEqual(["INC-T"]);
@@ -476,6 +479,40 @@ describe("agents and candidates", () => {
       { slug: "alpha", createdAt: expect.any(String) },
       { slug: "zeta", createdAt: expect.any(String) },
     ]);
+  });
+
+  it("pages the agents by slug, each page starting after the last slug of the one before", async () => {
+    const org = await newOrg();
+    const slugs = ["a-1", "a-2", "b", "c-9", "z"];
+    for (const slug of [...slugs].reverse()) await encode(org.token, `For ${slug}.`, { agent: slug });
+    const member = await server.signedIn(org.orgId, "member");
+
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = expectOk(await member.get(`/api/organization/agents?limit=2${cursor ? `&cursor=${cursor}` : ""}`));
+      pages.push(page.agents.map((agent: { slug: string }) => agent.slug));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(pages).toEqual([["a-1", "a-2"], ["b", "c-9"], ["z"]]);
+    // Exactly a page's worth leaves no next page; a slug between agents starts after it.
+    expect(expectOk(await member.get("/api/organization/agents?limit=5")).nextCursor).toBeNull();
+    expect(expectOk(await member.get("/api/organization/agents?cursor=b-0")).agents.map((agent: { slug: string }) => agent.slug)).toEqual(["c-9", "z"]);
+    expect(expectOk(await member.get("/api/organization/agents?cursor=z"))).toEqual({ success: true, agents: [], nextCursor: null });
+
+    for (const query of ["limit=0", "limit=501", "cursor=", "cursor=Not%20A%20Slug", "cursor=%00"]) {
+      expectApiFailure(await member.get(`/api/organization/agents?${query}`), 400, "invalid_parameter", /^(limit|cursor): /);
+    }
+    expectApiFailure(await member.get("/api/organization/agents?after=b"), 400, "unknown_parameter");
+  });
+
+  it("lists the oldest 50 candidates", async () => {
+    const org = await newOrg("spark");
+    expect((await org.owner.patch("/api/organization", { writeMode: "candidate" })).status).toBe(200);
+    const written: string[] = [];
+    for (let i = 0; i < 52; i++) written.push(await encode(org.token, `Candidate ${i}.`));
+    const { candidates } = expectOk(await org.owner.get("/api/memory/candidates"));
+    expect(candidates.map((candidate: { id: string }) => candidate.id)).toEqual(written.slice(0, 50));
   });
 
   it("shows each candidate with the developer event it came from, null when written directly", async () => {

@@ -331,11 +331,14 @@ describe("query strings", () => {
       expectApiFailure(await get(`/api/memory/search?${query}`), 400, ["invalid_parameter", "unknown_parameter"], query);
     }
     expectApiFailure(await get("/api/memory/search?q=deploy&state=suppressed"), 400, "invalid_parameter", "q with state");
-    for (const query of ["type=%00", `type=${"x".repeat(1_000)}`, "limit=201", "limit=-1", "environment[]=test", "q=x", ...badCursors]) {
+    for (const query of ["type=%00", `type=${"x".repeat(1_000)}`, "limit=51", "limit=-1", "environment[]=test", "q=x", ...badCursors]) {
       expectApiFailure(await get(`/api/memory/events?${query}`), 400, ["invalid_parameter", "unknown_parameter"], query);
     }
-    for (const query of ["workflow=%00", `workflow=${"x".repeat(101)}`, "workflow[a]=b", "state=open"]) {
+    for (const query of ["workflow=%00", `workflow=${"x".repeat(101)}`, "workflow[a]=b", "state=open", "limit=101"]) {
       expectApiFailure(await get(`/api/memory/workflows?${query}`), 400, ["invalid_parameter", "unknown_parameter"], query);
+    }
+    for (const query of ["cursor=%00", "cursor=%FF", "cursor=Not%20A%20Slug", `cursor=${"a".repeat(64)}`, "cursor[]=a", "limit=501", "limit=1e9", "q=x"]) {
+      expectApiFailure(await get(`/api/organization/agents?${query}`), 400, ["invalid_parameter", "unknown_parameter"], query);
     }
   });
 

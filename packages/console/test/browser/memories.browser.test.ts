@@ -87,6 +87,29 @@ describe("memory explorer and memory page", () => {
     await page.waitForURL((url) => url.pathname === "/memories" && url.searchParams.get("subject") === "payments-service");
   });
 
+  it("takes a typed agent slug once the agents are more than one page, suggesting the first page", async () => {
+    const { page, orgId } = await app.signIn({ role: "member", plan: "spark" });
+    const token = await app.server.newToken(orgId);
+    // 500 agents, as their first writes would register them, then one past the first page that has a memory.
+    await app.server.db.agent.createMany({
+      data: Array.from({ length: 500 }, (_, i) => ({ id: `agt_many${String(i).padStart(4, "0")}`, orgId, slug: `agent-${String(i).padStart(4, "0")}`, createdAt: new Date() })),
+    });
+    await encode(token, { text: "The last agent keeps the runbook index." }, "zz-last");
+    await encode(token, { text: "Written for the whole organization." });
+
+    await page.goto("/memories");
+    await page.getByRole("heading", { level: 1, name: "Memories" }).waitFor();
+    const agent = page.getByRole("combobox", { name: "Agent" });
+    await expect.poll(() => agent.evaluate((input) => input.tagName), LONG).toBe("INPUT");
+    expect(await page.locator(`datalist[id="${await agent.getAttribute("list")}"] option`).count()).toBe(500);
+    await agent.fill("zz-last");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect.poll(async () => (await rowTexts(page)).join("\n"), LONG).toContain("runbook index");
+    expect(await rowTexts(page)).toHaveLength(1);
+    expect(new URL(page.url()).searchParams.get("agent")).toBe("zz-last");
+    await app.checkA11y(page);
+  });
+
   it("shows a long history's first 500 changes, and the later ones when asked", async () => {
     const { page, orgId } = await app.signIn({ role: "owner", plan: "spark" });
     const id = await encode(await app.server.newToken(orgId), { text: "The ledger's keys rotate on Fridays." });

@@ -85,9 +85,13 @@ describe("tokens page", () => {
   });
 
   it("names the token's agents, and refuses a bad slug with the server's message", async () => {
-    const { page } = await app.signIn({ role: "admin" });
+    const { page, orgId } = await app.signIn({ role: "admin" });
+    // More agents than the form's reminder shows, as their first writes would register them.
+    const slugs = Array.from({ length: 21 }, (_, i) => `bot-${String(i).padStart(2, "0")}`);
+    await app.server.db.agent.createMany({ data: slugs.map((slug, i) => ({ id: `agt_known${i}`, orgId, slug, createdAt: new Date() })) });
     await openTokens(page);
     const form = panel(page, "New token");
+    await expect.poll(async () => (await form.getByText("Known agents:").textContent())?.trim(), LONG).toBe(`Known agents: ${slugs.slice(0, 20).join(", ")} and more.`);
     await form.getByLabel("Name").fill("triage");
     await form.getByRole("checkbox", { name: "memory:read" }).check();
     await form.getByLabel("Agents (optional)").fill("Triage Bot");

@@ -20,6 +20,12 @@ export function agentRows(agents: ReadonlyArray<{ orgId: string; slug: string }>
 
 export function agentRepository(db: PrismaTx): AgentRepository {
   return {
-    list: (orgId) => db.agent.findMany({ where: { orgId }, select: { slug: true, createdAt: true }, orderBy: { slug: "asc" } }),
+    list: (orgId, { after, limit }) =>
+      db.agent.findMany({
+        where: { orgId, ...(after === null ? {} : { slug: { gt: after } }) },
+        select: { slug: true, createdAt: true },
+        orderBy: { slug: "asc" },
+        take: limit,
+      }),
   };
 }

@@ -32,6 +32,6 @@ export interface TokenRepository {
 }
 
 export interface AgentRepository {
-  /** Every agent of the organization, by slug. */
-  list(orgId: string): Promise<AgentRecord[]>;
+  /** The organization's agents by slug, starting after `after` (from the first without it), at most `limit`. */
+  list(orgId: string, page: { after: string | null; limit: number }): Promise<AgentRecord[]>;
 }

@@ -1,8 +1,8 @@
-import type { TEnvironment, TScope } from "@engram/contract";
+import { candidateListLimit, type TEnvironment, type TScope } from "@engram/contract";
 import type { TokenService } from "../access/access-tokens";
 import type { OrganizationService } from "../access/organizations";
 import type { AgentRepository } from "../access/ports";
-import type { WriteMode } from "../access/records";
+import type { AgentRecord, WriteMode } from "../access/records";
 import type { CandidateService } from "../candidates/candidate-review";
 import { AppError } from "../kernel/errors";
 import { authorizeMembershipChange, type MembershipService } from "../people/memberships";
@@ -82,9 +82,14 @@ export function organizationAdmin(deps: {
       if (!(await tokens.revoke(tokenId, actor.orgId))) throw new AppError("token_not_found", `No token ${tokenId} in this organization.`, "tokenId");
     },
 
-    agents: (actor: OrgActor) => agents.list(actor.orgId),
+    /** A page of the organization's agents by slug; `cursor` is the last slug of the page before. */
+    async agents(actor: OrgActor, page: { cursor?: string; limit: number }): Promise<{ agents: AgentRecord[]; nextCursor: string | null }> {
+      const rows = await agents.list(actor.orgId, { after: page.cursor ?? null, limit: page.limit + 1 });
+      const listed = rows.slice(0, page.limit);
+      return { agents: listed, nextCursor: rows.length > page.limit ? listed.at(-1)!.slug : null };
+    },
 
-    candidates: (actor: OrgActor, environment: TEnvironment | null) => candidates.list(actor.orgId, environment),
+    candidates: (actor: OrgActor, environment: TEnvironment | null) => candidates.list(actor.orgId, environment, candidateListLimit),
 
     async review(actor: OrgActor, memoryId: string, decision: "promote" | "reject", reason?: string) {
       requireManager(actor, "review candidate memories");

@@ -63,7 +63,10 @@ export function organizationRoutes(admin: OrganizationAdmin) {
       await admin.revokeToken(actorOf(res), params.tokenId);
       return { status: 200 as const, body: ok };
     },
-    listAgents: async ({ res }) => ({ status: 200 as const, body: { ...ok, agents: (await admin.agents(actorOf(res))).map(agentView) } }),
+    listAgents: async ({ query, res }) => {
+      const page = await admin.agents(actorOf(res), query);
+      return { status: 200 as const, body: { ...ok, agents: page.agents.map(agentView), nextCursor: page.nextCursor } };
+    },
     listCandidates: async ({ query, res }) => ({
       status: 200 as const,
       body: { ...ok, candidates: await admin.candidates(actorOf(res), query.environment ?? null) },

@@ -40,9 +40,31 @@ function Choice({ label, name, value, options, any, disabled, show = humanize }:
   );
 }
 
-/** The agents memories and tokens name, for the agent filter. */
+/** The first page of the agents memories and tokens name, for the agent filter. */
 function useAgents() {
-  return useQuery({ queryKey: ["organization", "agents"], queryFn: () => ok(api.organization.listAgents()), staleTime: 60_000 });
+  return useQuery({ queryKey: ["organization", "agents"], queryFn: () => ok(api.organization.listAgents({ query: {} })), staleTime: 60_000 });
+}
+
+/**
+ * The agent filter: a choice among the organization's agents while they fit one page; past that, a slug typed
+ * in, with the first page as suggestions.
+ */
+function AgentChoice({ value, agents }: { value?: string; agents?: { agents: Array<{ slug: string }>; nextCursor: string | null } }) {
+  const id = useId();
+  const suggestionsId = useId();
+  const slugs = agents?.agents.map((agent) => agent.slug) ?? [];
+  if (!agents?.nextCursor) return <Choice label="Agent" name="agent" value={value} options={agents ? slugs : value ? [value] : []} any="Any agent" show={(slug) => slug} />;
+  return (
+    <div className="field">
+      <label htmlFor={id}>Agent</label>
+      <input id={id} name="agent" defaultValue={value ?? ""} list={suggestionsId} maxLength={63} placeholder="Any agent" autoComplete="off" />
+      <datalist id={suggestionsId}>
+        {slugs.map((slug) => (
+          <option key={slug} value={slug} />
+        ))}
+      </datalist>
+    </div>
+  );
 }
 
 /**
@@ -74,7 +96,7 @@ export function ExplorerForm({ filters, onSearch, onClear }: ExplorerFormProps) 
       <div className="filters">
         <Choice label="Kind" name="kind" value={filters.kind} options={ZMemoryKind.options} any="Any kind" />
         <Choice label="State" name="state" value={filters.state} options={ZMemoryState.options} any="Any state" disabled={(state) => ranking && state !== "durable"} />
-        <Choice label="Agent" name="agent" value={filters.agent} options={agents.data?.agents.map((agent) => agent.slug) ?? (filters.agent ? [filters.agent] : [])} any="Any agent" show={(slug) => slug} />
+        <AgentChoice value={filters.agent} agents={agents.data} />
         <div className="field">
           <label htmlFor={subjectId}>Subject</label>
           <input id={subjectId} name="subject" defaultValue={filters.subject ?? ""} maxLength={200} />

@@ -14,11 +14,20 @@ export interface CreatedToken {
 /** "a, b c" → ["a", "b", "c"]: agent slugs separated by commas or spaces. */
 const parseAgents = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
+/** The first agents by slug, as a reminder of how they are spelled. */
+const KNOWN_AGENTS_SHOWN = 20;
+
 function KnownAgents() {
-  const agents = useQuery({ queryKey: ["agents"], queryFn: () => ok(api.organization.listAgents()) });
+  const agents = useQuery({ queryKey: ["agents", KNOWN_AGENTS_SHOWN], queryFn: () => ok(api.organization.listAgents({ query: { limit: KNOWN_AGENTS_SHOWN } })) });
   const slugs = agents.data?.agents.map((agent) => agent.slug) ?? [];
   if (slugs.length === 0) return null;
-  return <span> Known agents: {slugs.join(", ")}.</span>;
+  return (
+    <span>
+      {" "}
+      Known agents: {slugs.join(", ")}
+      {agents.data?.nextCursor ? " and more" : ""}.
+    </span>
+  );
 }
 
 /** Name, scopes, environment and optional agents: the secret comes back in the answer, once. */
