@@ -4,9 +4,10 @@ import { asAppFailure, retryWhileBusy } from "./failures";
 import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
 import { connectPrisma, postgresPool, postgresWritePool, type PrismaTx } from "./prisma";
-import { postgresReads, type SqlReads, sqliteReads } from "./sql-reads";
+import { postgresReads, prismaReads, type SqlReads, sqliteReads } from "./sql-reads";
 import { arrangeCheckpoints, type CheckpointMode } from "./sqlite-checkpoints";
 import { openSqliteConnection } from "./sqlite-connection";
+import { sqliteReadThread } from "./sqlite-read-thread";
 import { writeBatchOver } from "./batch-writes";
 import { type Dialect, dialectFor } from "./dialect";
 import { tokenRepository } from "./tables/access-tokens";
@@ -31,8 +32,11 @@ import { rateLimitRepository } from "./tables/rate-limit-counters";
 import { workflowRepository } from "./tables/workflow-states";
 import { postgresTransaction, sqliteTransaction, writeUnitOfWork } from "./write-batch";
 
-/** `reads`, when given, serves retrieval's hot reads on the driver; inside a transaction they go through it. */
-function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads): Repositories {
+/**
+ * `reads`, when given, serves retrieval's hot reads on the driver, and `scans` the reads of whole environments;
+ * inside a transaction both go through it.
+ */
+function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads, scans?: SqlReads): Repositories {
   return {
     organizations: organizationRepository(db),
     tokens: tokenRepository(db),
@@ -52,7 +56,7 @@ function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads): Rep
     reflectionRuns: reflectionRunRepository(db),
     reflectionEvents: reflectionEventRepository(db),
     reflectionSettings: reflectionSettingsRepository(db),
-    reflectionMetrics: reflectionMetricsRepository(db, dialect),
+    reflectionMetrics: reflectionMetricsRepository(scans ?? prismaReads(db), dialect),
     dailyUsage: dailyUsageRepository(db),
   };
 }
@@ -92,6 +96,8 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
   // writes over a pool of their own, on SQLite on a connection of the store's own (docs/storage-and-migrations.md).
   const sqlite = config.provider === "sqlite" ? openSqliteConnection(config.file) : null;
   const reads = pool ? postgresReads(pool) : sqliteReads(sqlite!);
+  // On SQLite a scan would hold the event loop as long as it runs: it runs in a thread (on Postgres, in the server).
+  const scans = config.provider === "sqlite" ? sqliteReadThread(config.file, busyTimeoutMs) : null;
   const writePool = config.provider === "postgres" ? postgresWritePool(config) : null;
   const runAtomically = writePool ? postgresTransaction(writePool) : sqliteTransaction(sqlite!);
   const checkpointPast = async (pages: number) => {
@@ -101,7 +107,7 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
   const background = config.provider === "sqlite" ? await arrangeCheckpoints(checkpoints, config.file, checkpointPast, onCheckpointError) : null;
   return {
     provider: config.provider,
-    ...guarded(repositoriesOver(prisma, dialect, reads), retry),
+    ...guarded(repositoriesOver(prisma, dialect, reads, scans ?? undefined), retry),
     // A transaction that met a lock or a conflict (on SQLite also: another process wrote after this one
     // first read) rolled back whole, so it runs again whole.
     writeAtomically: (build) => retry(() => writeUnitOfWork(runAtomically, (unit) => build(writeBatchOver(unit)))),
@@ -113,6 +119,7 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
     },
     async close() {
       await background?.stop();
+      await scans?.close();
       sqlite?.close();
       await Promise.all([prisma.$disconnect(), writePool?.end()]);
     },
