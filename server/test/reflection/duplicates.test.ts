@@ -182,6 +182,8 @@ describe("the duplicates process", () => {
     expect(events.map((e) => [e.memoryId, e.action, e.relatedId]).sort()).toEqual(
       [[first, "reinforced_survivor", null], [exact, "suppressed_duplicate", first], [close, "suppressed_duplicate", first]].sort(),
     );
+    const merged = JSON.parse(events.find((e) => e.action === "reinforced_survivor")!.details!);
+    expect({ ...merged, duplicateIds: [...merged.duplicateIds].sort() }).toEqual({ duplicateIds: [exact, close].sort(), duplicateCount: 2 });
 
     // Nothing deleted: the same memories, history only added to.
     const after = await counts();
@@ -192,6 +194,23 @@ describe("the duplicates process", () => {
     expect(await run()).toMatchObject({ examined: 2, actions: 0 });
     expect(await counts()).toEqual(after);
     expect((await provenance(first)).memory.reinforcementCount).toBe(1);
+  });
+
+  it("names at most 100 of a survivor's duplicates in its event, and counts them all", async () => {
+    const { encode, run } = await tenant();
+    const text = sentence(0, 12);
+    const ids: string[] = [];
+    for (let i = 0; i < 105; i++) ids.push(await encode({ text }));
+    const result = await run();
+    expect(result.actions).toBe(105);
+    const event = await server.db.reflectionEvent.findFirstOrThrow({ where: { runId: result.runId, action: "reinforced_survivor" } });
+    const details = JSON.parse(event.details!);
+    // Each duplicate's own event names the survivor; the survivor's names the first hundred, so one event stays small.
+    expect(details.duplicateCount).toBe(104);
+    expect(details.duplicateIds).toHaveLength(100);
+    expect(new Set(details.duplicateIds).size).toBe(100);
+    expect(ids.slice(1)).toEqual(expect.arrayContaining(details.duplicateIds));
+    expect(await server.db.reflectionEvent.count({ where: { runId: result.runId, action: "suppressed_duplicate", relatedId: event.memoryId } })).toBe(104);
   });
 
   it("keeps the best-supported memory: most reinforcements, then highest confidence, then the oldest", async () => {

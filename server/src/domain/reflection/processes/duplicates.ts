@@ -22,8 +22,13 @@ interface Merge {
   duplicates: Array<{ entry: Entry; similarity: number }>;
 }
 
-/** Ids named in a survivor's reason; the event's details and each duplicate's own event have them all. */
+/** Ids named in a survivor's reason; each duplicate's own event names the survivor. */
 const NAMED_IN_REASON = 20;
+/**
+ * Ids named in a survivor's event details, with the count of all: thousands of duplicates absorbed at once would
+ * make one event, and a page of such events, megabytes of JSON.
+ */
+const NAMED_IN_DETAILS = 100;
 
 /** Subjects are compared folded; a memory without one may duplicate one with any. */
 const subjectKey = (subject: string | null) => (subject === null ? null : foldText(subject).replace(/\s+/g, " ").trim());
@@ -163,7 +168,7 @@ async function applyMerge(context: ReflectionContext, { survivor, duplicates }: 
               process: "duplicates",
               action: "reinforced_survivor",
               reason: `absorbed ${all.length} duplicate${all.length === 1 ? "" : "s"}: ${named}${more}`,
-              details: { duplicateIds: all },
+              details: { duplicateIds: all.slice(0, NAMED_IN_DETAILS), duplicateCount: all.length },
             },
             at,
           );
