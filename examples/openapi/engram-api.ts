@@ -686,7 +686,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who changed the assistant, what before and after, and when (newest first) */
+        /** Who changed the assistant, what before and after, and when (newest first), a page at a time */
         get: operations["assistants.changes"];
         put?: never;
         post?: never;
@@ -11079,7 +11079,10 @@ export interface operations {
     };
     "assistants.changes": {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path: {
                 assistantId: string;
@@ -11113,6 +11116,7 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                         }[];
+                        nextCursor: string | null;
                     };
                 };
             };

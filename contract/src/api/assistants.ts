@@ -44,6 +44,12 @@ export const ZAssistantChange = z.object({
 });
 
 const ZAssistantParams = z.object({ assistantId: z.string().min(1).max(100) });
+
+/**
+ * Changes a page: each may hold the assistant's configs before and after, up to about 90 KB of JSON each, so a
+ * page of 20 stays a few megabytes.
+ */
+export const assistantChangeLimits = { defaultLimit: 20, maxLimit: 20 } as const;
 /** `If-Match: "<version>"` makes a change conditional on the version read (the ETag of the GET routes). */
 const ZIfMatchHeaders = z.object({ "if-match": z.string().max(100).optional() });
 const ZAssistantName = z.string().max(100);
@@ -81,8 +87,15 @@ export const assistantsContract = c.router({
     method: "GET",
     path: "/assistants/:assistantId/changes",
     pathParams: ZAssistantParams,
-    responses: { 200: ZSuccess.extend({ changes: z.array(ZAssistantChange) }) },
-    summary: "Who changed the assistant, what before and after, and when (newest first)",
+    query: z
+      .object({
+        /** The previous page's `nextCursor`: the version of the last change it listed. */
+        cursor: z.string().regex(/^[1-9][0-9]{0,9}$/, "must be a cursor from a previous page").optional(),
+        limit: z.coerce.number().int().min(1).max(assistantChangeLimits.maxLimit).default(assistantChangeLimits.defaultLimit),
+      })
+      .strict(),
+    responses: { 200: ZSuccess.extend({ changes: z.array(ZAssistantChange), nextCursor: z.string().nullable() }) },
+    summary: "Who changed the assistant, what before and after, and when (newest first), a page at a time",
   },
 });
 

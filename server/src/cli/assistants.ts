@@ -1,4 +1,4 @@
-import { ZAssistantType } from "@engram/contract";
+import { assistantChangeLimits, ZAssistantType } from "@engram/contract";
 import { type AdminContext, type AdminOptions, existingOrg } from "./admin";
 import { required, UsageError } from "./usage";
 
@@ -29,8 +29,15 @@ export async function deleteAssistant({ services, out }: AdminContext, id: strin
   out(`deleted ${assistantId} (its change log is kept)`);
 }
 
+/** The whole change log, newest first, read a page at a time. */
 export async function assistantChanges({ services, out }: AdminContext, id: string | undefined, options: AdminOptions): Promise<void> {
-  for (const change of await services.assistants.changes(required(options.org, "--org"), required(id, "ASSISTANT_ID"), "cli")) {
-    out(`${change.createdAt.toISOString()}\tv${change.version}\t${change.action}\t${change.actor}\t${JSON.stringify(change.before)} -> ${JSON.stringify(change.after)}`);
-  }
+  const [orgId, assistantId] = [required(options.org, "--org"), required(id, "ASSISTANT_ID")];
+  let cursor: string | undefined;
+  do {
+    const page = await services.assistants.changes(orgId, assistantId, "cli", { cursor, limit: assistantChangeLimits.maxLimit });
+    for (const change of page.changes) {
+      out(`${change.createdAt.toISOString()}\tv${change.version}\t${change.action}\t${change.actor}\t${JSON.stringify(change.before)} -> ${JSON.stringify(change.after)}`);
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
 }

@@ -386,6 +386,34 @@ describe("assistants: create, list, rename, delete, and the change log", () => {
     expect(JSON.parse(last.before!)).toEqual({ name: "Service desk", capabilities: ["answer_questions", "cite_sources"] });
   });
 
+  it("pages the change log newest first, 20 at most a page, each page starting before the last version of the one before", async () => {
+    const orgId = await server.newOrg();
+    const owner = await server.signedIn(orgId, "owner");
+    const { _id: id } = await createAssistant(owner, "org_shared", "Name 0");
+    for (let i = 1; i <= 24; i++) expect((await owner.patch(`/api/assistants/${id}`, { name: `Name ${i}` })).status).toBe(200);
+
+    const versions: number[][] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await owner.get(`/api/assistants/${id}/changes${cursor ? `?cursor=${cursor}` : ""}`);
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      versions.push(page.body.changes.map((change: { version: number }) => change.version));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    const all = Array.from({ length: 25 }, (_, i) => 25 - i);
+    expect(versions).toEqual([all.slice(0, 20), all.slice(20)]);
+    const small = await owner.get(`/api/assistants/${id}/changes?limit=10&cursor=12`);
+    expect(small.body.changes.map((change: { version: number }) => change.version)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
+    expect(small.body.nextCursor).toBe("2");
+    expect((await owner.get(`/api/assistants/${id}/changes?cursor=1`)).body).toEqual({ success: true, changes: [], nextCursor: null });
+
+    for (const query of ["limit=21", "limit=0", "cursor=0", "cursor=-1", "cursor=abc", "cursor=", `cursor=${"9".repeat(11)}`, "after=3"]) {
+      const refused = await owner.get(`/api/assistants/${id}/changes?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.error, query).toMatch(/^(invalid|unknown)_parameter$/);
+    }
+  });
+
   it("lists only what the person may see, oldest first; a personal assistant belongs to its creator", async () => {
     const orgId = await server.newOrg();
     const owner = await server.signedIn(orgId, "owner");

@@ -176,6 +176,18 @@ describe("engram member", () => {
   });
 });
 
+describe("assistants through the command line", () => {
+  it("prints an assistant's whole change log, newest first, read a page at a time", async () => {
+    const orgId = await newOrg();
+    const assistantId = (await engram("assistant", "create", "--org", orgId, "--name", "Name 0", "--type", "org_shared")).match(/assistant (asst_\w+)/)![1]!;
+    // More changes than a page of the log holds.
+    for (let i = 1; i <= 24; i++) await engram("assistant", "rename", assistantId, "--org", orgId, "--name", `Name ${i}`);
+    const lines = (await engram("assistant", "changes", assistantId, "--org", orgId)).trim().split("\n");
+    expect(lines.map((line) => line.split("\t")[1])).toEqual(Array.from({ length: 25 }, (_, i) => `v${25 - i}`));
+    expect(lines.at(-1)).toContain("\tcreated\tcli\t");
+  });
+});
+
 describe("the first start", () => {
   /** greetFirstRun over a server of its own, on a database of its own; answers what it printed. */
   async function firstRunOn(db: DatabaseConfig, env: NodeJS.ProcessEnv = {}) {

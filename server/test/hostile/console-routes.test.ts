@@ -42,6 +42,13 @@ function expectFailure(res: SessionResponse, status: number, code: string, field
   if (field !== null) expect(res.body.message.startsWith(`${field}: `), context).toBe(true);
 }
 
+/** A new shared assistant of the person's organization, with one change in its log. */
+async function newAssistant(person: Person): Promise<string> {
+  const res = await person.post("/api/assistants", { name: "Paged", type: "org_shared" });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.assistant._id;
+}
+
 const cursorOf = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
 const ids = (body: { memories: Array<{ id: string }> }) => body.memories.map((memory) => memory.id);
 
@@ -63,15 +70,17 @@ describe("query strings", () => {
   });
 
   let person: Person;
-  let memoryId: string;
+  let pathOf: (pattern: string) => string;
   beforeAll(async () => {
     const org = await newOrg();
     person = org.owner;
-    memoryId = (await encode(org.token, "A memory whose history is paged.")).id;
+    const memoryId = (await encode(org.token, "A memory whose history is paged.")).id;
+    const assistantId = await newAssistant(person);
+    pathOf = (pattern) => pattern.replace("{id}", memoryId).replace("{assistantId}", assistantId);
   });
 
   it.each(queryRoutes)("$name takes each key once, and refuses it twice, as a list or an object with 400 naming it", async ({ path: pattern, query }) => {
-    const path = pattern.replace("{id}", memoryId);
+    const path = pathOf(pattern);
     for (const [key, value] of Object.entries(query)) {
       const one = `${key}=${encodeURIComponent(value)}`;
       const alone = await person.get(`${path}?${one}`);
@@ -119,15 +128,17 @@ describe("cursors", () => {
   };
 
   let person: Person;
-  let memoryId: string;
+  let pathOf: (pattern: string) => string;
   beforeAll(async () => {
     const org = await newOrg();
     person = org.owner;
-    memoryId = (await encode(org.token, "A memory whose history is paged.")).id;
+    const memoryId = (await encode(org.token, "A memory whose history is paged.")).id;
+    const assistantId = await newAssistant(person);
+    pathOf = (pattern) => pattern.replace("{id}", memoryId).replace("{assistantId}", assistantId);
   });
 
   it.each(cursorRoutes)("$name refuses every forged $key with 400 invalid_parameter naming it", async ({ path: pattern, key }) => {
-    const path = pattern.replace("{id}", memoryId);
+    const path = pathOf(pattern);
     for (const [what, cursor] of Object.entries(forged)) {
       expectFailure(await person.get(`${path}?${key}=${encodeURIComponent(cursor)}`), 400, "invalid_parameter", key, `${path} ${what}`);
     }

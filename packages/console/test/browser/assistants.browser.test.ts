@@ -189,7 +189,22 @@ describe("assistants and the capabilities editor", () => {
     await page.getByRole("heading", { level: 1, name: "Assistants" }).waitFor(LONG);
     expect(await page.getByRole("rowheader", { name: "Old helper", exact: true }).count()).toBe(0);
     await expect(stored(orgId, assistantId)).rejects.toMatchObject({ code: "assistant_not_found" });
-    expect((await app.server.services.assistants.changes(orgId, assistantId, "cli")).map((change) => change.action)).toContain("deleted");
+    expect((await app.server.services.assistants.changes(orgId, assistantId, "cli", { limit: 20 })).changes.map((change) => change.action)).toContain("deleted");
+  });
+
+  it("shows the latest 20 changes, and the earlier ones when asked", async () => {
+    const { page, orgId } = await app.signIn({ role: "owner", plan: "spark" });
+    const { id } = await app.server.services.assistants.create(orgId, { name: "Name 0", type: "org_shared" }, "cli");
+    for (let i = 1; i <= 21; i++) await app.server.services.assistants.rename(orgId, id, `Name ${i}`, "cli");
+
+    await page.goto(`/assistants/${id}`);
+    const changes = panel(page, "Change history").locator(".change-history > li");
+    await expect.poll(() => changes.count(), LONG).toBe(20);
+    expect(await changes.first().textContent()).toContain("version 22");
+    await page.getByRole("button", { name: "Earlier changes" }).click();
+    await expect.poll(() => changes.count(), LONG).toBe(22);
+    expect(await changes.last().textContent()).toContain("Created as “Name 0”");
+    expect(await page.getByRole("button", { name: "Earlier changes" }).count()).toBe(0);
   });
 
   it("lets a member make a personal assistant and shows organization-wide ones read-only", async () => {

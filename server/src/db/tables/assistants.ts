@@ -77,8 +77,12 @@ export function assistantRepository(db: PrismaTx): AssistantRepository {
       });
       return toChange(row);
     },
-    async changes(orgId, assistantId, limit) {
-      const rows = await db.assistantChange.findMany({ where: { orgId, assistantId }, orderBy: [{ createdAt: "desc" }, { version: "desc" }], take: limit });
+    async changes(orgId, assistantId, { beforeVersion, limit }) {
+      const rows = await db.assistantChange.findMany({
+        where: { orgId, assistantId, ...(beforeVersion === null ? {} : { version: { lt: beforeVersion } }) },
+        orderBy: { version: "desc" },
+        take: limit,
+      });
       return rows.map(toChange);
     },
   };

@@ -18,7 +18,7 @@ export class CapabilityValidationError extends AppError {
   }
 }
 
-export const assistantLimits = { nameMaxLength: 100, changesListed: 100 } as const;
+export const assistantLimits = { nameMaxLength: 100 } as const;
 
 function checkName(name: string): string {
   const trimmed = name.trim();
@@ -165,16 +165,19 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
     },
 
     /**
-     * The change log, newest first. It outlives the assistant: after deletion, owners and admins (and the CLI)
-     * still read it; to anyone else a deleted assistant is as absent as a missing one.
+     * A page of the change log, newest first; `cursor` is the version of the last change of the page before. It
+     * outlives the assistant: after deletion, owners and admins (and the CLI) still read it; to anyone else a
+     * deleted assistant is as absent as a missing one.
      */
-    async changes(orgId: string, id: string, actor: AssistantActor) {
+    async changes(orgId: string, id: string, actor: AssistantActor, page: { cursor?: string; limit: number }) {
       const assistant = await store.assistants.find(orgId, id);
       const oversees = actor === "cli" || actor.role === "owner" || actor.role === "admin";
       if (assistant ? !canAccess(actor, assistant) : !oversees) throw notFound(id);
-      const changes = await store.assistants.changes(orgId, id, assistantLimits.changesListed);
-      if (changes.length === 0) throw notFound(id);
-      return changes;
+      const beforeVersion = page.cursor === undefined ? null : Number(page.cursor);
+      const rows = await store.assistants.changes(orgId, id, { beforeVersion, limit: page.limit + 1 });
+      if (rows.length === 0 && beforeVersion === null) throw notFound(id);
+      const changes = rows.slice(0, page.limit);
+      return { changes, nextCursor: rows.length > page.limit ? String(changes.at(-1)!.version) : null };
     },
   };
 }

@@ -18,6 +18,6 @@ export interface AssistantRepository {
   /** Deletes a member's personal assistants in the organization, answering what was deleted. */
   deletePersonal(orgId: string, ownerUserId: string): Promise<AssistantRecord[]>;
   appendChange(change: Omit<AssistantChangeRecord, "id">): Promise<AssistantChangeRecord>;
-  /** The assistant's changes, newest first. */
-  changes(orgId: string, assistantId: string, limit: number): Promise<AssistantChangeRecord[]>;
+  /** The assistant's changes, newest first: those before version `beforeVersion` when given. */
+  changes(orgId: string, assistantId: string, page: { beforeVersion: number | null; limit: number }): Promise<AssistantChangeRecord[]>;
 }

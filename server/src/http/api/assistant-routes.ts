@@ -29,9 +29,10 @@ export function assistantRoutes(assistants: AssistantService) {
       await assistants.delete(actor.orgId, params.assistantId, actor, versionFromIfMatch(headers["if-match"]));
       return { status: 200 as const, body: { success: true as const } };
     },
-    changes: async ({ params, res }) => {
+    changes: async ({ params, query, res }) => {
       const actor = actorOf(res);
-      return { status: 200 as const, body: { success: true as const, changes: (await assistants.changes(actor.orgId, params.assistantId, actor)).map(changeView) } };
+      const page = await assistants.changes(actor.orgId, params.assistantId, actor, query);
+      return { status: 200 as const, body: { success: true as const, changes: page.changes.map(changeView), nextCursor: page.nextCursor } };
     },
   });
 }

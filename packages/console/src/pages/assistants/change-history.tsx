@@ -1,5 +1,5 @@
 import type { ZAssistantChange } from "@engram/contract";
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { api, ok } from "../../api/client";
 import { formatDateTime } from "../../ui/format";
@@ -48,33 +48,45 @@ function describe(change: Change, nameOf: (id: string) => string): string[] {
   }
 }
 
-/** Who changed the assistant, what before and after, and when; newest first. */
+/** Who changed the assistant, what before and after, and when; newest first, a page at a time. */
 export function ChangeHistory({ assistantId, nameOf }: { assistantId: string; nameOf(id: string): string }) {
-  const changes = useQuery({ queryKey: ["assistant", assistantId, "changes"], queryFn: () => ok(api.assistants.changes({ params: { assistantId } })) });
+  const changes = useInfiniteQuery({
+    queryKey: ["assistant", assistantId, "changes"],
+    queryFn: ({ pageParam }) => ok(api.assistants.changes({ params: { assistantId }, query: { cursor: pageParam } })),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
   return (
-    <QueryView query={changes} loading="Loading the change history…" empty="No changes recorded." isEmpty={(data) => data.changes.length === 0}>
+    <QueryView query={changes} loading="Loading the change history…" empty="No changes recorded." isEmpty={(data) => data.pages.every((page) => page.changes.length === 0)}>
       {(data) => (
-        <ol className="timeline change-history">
-          {data.changes.map((change) => (
-            <li key={change.id}>
-              <h3 className="change-title">
-                {actionNames[change.action]} <span className="muted">(version {change.version})</span>
-              </h3>
-              <p className="hint">
-                {formatDateTime(change.createdAt)} by {change.actor}
-              </p>
-              {describe(change, nameOf).map((line) => (
-                <p key={line} className="change-line">
-                  {line}
+        <>
+          <ol className="timeline change-history">
+            {data.pages.flatMap((page) => page.changes).map((change) => (
+              <li key={change.id}>
+                <h3 className="change-title">
+                  {actionNames[change.action]} <span className="muted">(version {change.version})</span>
+                </h3>
+                <p className="hint">
+                  {formatDateTime(change.createdAt)} by {change.actor}
                 </p>
-              ))}
-              <details>
-                <summary>Before and after</summary>
-                <pre>{JSON.stringify({ before: change.before, after: change.after }, null, 2)}</pre>
-              </details>
-            </li>
-          ))}
-        </ol>
+                {describe(change, nameOf).map((line) => (
+                  <p key={line} className="change-line">
+                    {line}
+                  </p>
+                ))}
+                <details>
+                  <summary>Before and after</summary>
+                  <pre>{JSON.stringify({ before: change.before, after: change.after }, null, 2)}</pre>
+                </details>
+              </li>
+            ))}
+          </ol>
+          {changes.hasNextPage ? (
+            <button type="button" className="button" onClick={() => void changes.fetchNextPage()} disabled={changes.isFetchingNextPage}>
+              {changes.isFetchingNextPage ? "Loading…" : "Earlier changes"}
+            </button>
+          ) : null}
+        </>
       )}
     </QueryView>
   );
