@@ -42,7 +42,7 @@ export interface ThreadReads extends SqlReads {
 /**
  * Reads that scan a whole environment (the reflection metrics' aggregates) on a connection in a thread of their
  * own. The driver answers synchronously, so on the store's connection one such statement held the event loop for
- * as long as it scanned: 0.2-1.3 s at 20,000-200,000 memories (docs/security.md). The thread starts with the first
+ * as long as it scanned, which grows with the environment (docs/security.md). The thread starts with the first
  * read and again after it ends; it keeps the process alive only while a read waits.
  */
 export function sqliteReadThread(file: string, busyTimeoutMs: number): ThreadReads {

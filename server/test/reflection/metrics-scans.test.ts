@@ -5,8 +5,8 @@ import { countTurns } from "../event-loop-turns";
 
 /**
  * The metrics scan the whole environment. On SQLite the driver answers on the thread that asks, so a scan on the
- * server's own connection held the event loop for as long as it ran (0.2-1.3 s at 20,000-200,000 memories): the
- * scans run in a thread of their own, and the loop keeps turning meanwhile. The same holds on Postgres, whose
+ * server's own connection held the event loop for as long as it ran: the scans run in a thread of their own, and
+ * the loop keeps turning meanwhile. The same holds on Postgres, whose
  * server scans.
  */
 
