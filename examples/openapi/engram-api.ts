@@ -511,7 +511,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members and their roles */
+        /** Members and their roles, oldest membership first, a page at a time */
         get: operations["organization.listMembers"];
         put?: never;
         /** Add a member (making an account with a temporary password when there is none) */
@@ -547,7 +547,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Access tokens */
+        /** Access tokens, oldest first, revoked ones included, a page at a time */
         get: operations["organization.listTokens"];
         put?: never;
         /** Create an access token: the secret is in this answer only */
@@ -7852,7 +7852,10 @@ export interface operations {
     };
     "organization.listMembers": {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7877,6 +7880,7 @@ export interface operations {
                             /** Format: date-time */
                             joinedAt: string;
                         }[];
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -8691,7 +8695,10 @@ export interface operations {
     };
     "organization.listTokens": {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8720,6 +8727,7 @@ export interface operations {
                             /** Format: date-time */
                             revokedAt: string | null;
                         }[];
+                        nextCursor: string | null;
                     };
                 };
             };

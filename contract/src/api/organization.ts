@@ -39,6 +39,16 @@ export const ZAgent = z.object({ slug: z.string(), createdAt: ZIsoDate });
  */
 export const candidateListLimit = 50;
 
+/**
+ * Tokens and members a page: a token may name 100 agents (about 7 KB of JSON), a member's email and name hold
+ * control characters JSON writes six times longer, and nothing counts either.
+ */
+export const organizationListLimits = { tokensPerPage: 100, membersPerPage: 200 } as const;
+
+/** A page of a list by time: the previous page's `nextCursor`, and how many. */
+const pageQuery = (perPage: number) =>
+  z.object({ cursor: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(perPage).default(perPage) }).strict();
+
 /** Agents a page: an organization may have tens of thousands, registered by writes. */
 export const agentListLimits = { defaultLimit: 500, maxLimit: 500 } as const;
 
@@ -68,7 +78,13 @@ export const organizationContract = c.router({
     responses: { 200: ZSuccess.extend({ organization: ZOrganization, role: ZRole }) },
     summary: "Rename the organization or change its write mode (owners and admins)",
   },
-  listMembers: { method: "GET", path: "/organization/members", responses: { 200: ZSuccess.extend({ members: z.array(ZMember) }) }, summary: "Members and their roles" },
+  listMembers: {
+    method: "GET",
+    path: "/organization/members",
+    query: pageQuery(organizationListLimits.membersPerPage),
+    responses: { 200: ZSuccess.extend({ members: z.array(ZMember), nextCursor: z.string().nullable() }) },
+    summary: "Members and their roles, oldest membership first, a page at a time",
+  },
   addMember: {
     method: "POST",
     path: "/organization/members",
@@ -98,7 +114,13 @@ export const organizationContract = c.router({
     responses: { 200: ZSuccess },
     summary: "Remove a member (the last owner cannot be removed)",
   },
-  listTokens: { method: "GET", path: "/organization/tokens", responses: { 200: ZSuccess.extend({ tokens: z.array(ZTokenSummary) }) }, summary: "Access tokens" },
+  listTokens: {
+    method: "GET",
+    path: "/organization/tokens",
+    query: pageQuery(organizationListLimits.tokensPerPage),
+    responses: { 200: ZSuccess.extend({ tokens: z.array(ZTokenSummary), nextCursor: z.string().nullable() }) },
+    summary: "Access tokens, oldest first, revoked ones included, a page at a time",
+  },
   createToken: {
     method: "POST",
     path: "/organization/tokens",

@@ -37,6 +37,30 @@ describe("listing", () => {
   });
 });
 
+describe("listing a page at a time", () => {
+  it("pages the members oldest first, each page after the last member of the one before", async () => {
+    const orgId = await server.newOrg();
+    for (let i = 0; i < 4; i++) await server.newPerson(orgId, "member");
+    const reader = await server.signedIn(orgId, "member");
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await reader.get(`/api/organization/members?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      sizes.push(page.body.members.length);
+      seen.push(...page.body.members.map((member: { userId: string }) => member.userId));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    const stored = await server.db.membership.findMany({ where: { orgId }, orderBy: [{ createdAt: "asc" }, { userId: "asc" }] });
+    expect(seen).toEqual(stored.map((row) => row.userId));
+    expect(sizes).toEqual([2, 2, 1]);
+    expect((await reader.get("/api/organization/members")).body.nextCursor).toBeNull();
+    expectApiFailure(await reader.get("/api/organization/members?limit=201"), 400, "invalid_parameter");
+    expectApiFailure(await reader.get("/api/organization/members?cursor=abc"), 400, "invalid_parameter", /^cursor: /);
+  });
+});
+
 describe("adding", () => {
   it("adds an existing account by email (any case) with 201 and no password", async () => {
     const orgId = await server.newOrg();

@@ -154,6 +154,28 @@ describe("access tokens", () => {
     expect(Object.keys(listed.body.tokens[0]).sort()).toEqual(["agents", "createdAt", "environment", "id", "name", "prefix", "revokedAt", "scopes"]);
   });
 
+  it("are listed oldest first a page at a time, revoked ones included", async () => {
+    const orgId = await server.newOrg();
+    for (let i = 0; i < 5; i++) await server.newToken(orgId);
+    const [revoked] = await server.db.accessToken.findMany({ where: { orgId }, take: 1 });
+    await server.db.accessToken.update({ where: { id: revoked!.id }, data: { revokedAt: new Date() } });
+    const member = await server.signedIn(orgId, "member");
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await member.get(`/api/organization/tokens?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      expect(page.body.tokens.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.tokens.map((token: { id: string }) => token.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    const stored = await server.db.accessToken.findMany({ where: { orgId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    expect(seen).toEqual(stored.map((row) => row.id));
+    expect(seen).toContain(revoked!.id);
+    expect((await member.get("/api/organization/tokens")).body.nextCursor).toBeNull();
+    expectApiFailure(await member.get("/api/organization/tokens?limit=101"), 400, "invalid_parameter");
+  });
+
   it("stop working on /v1 at once when revoked through the application", async () => {
     const orgId = await server.newOrg();
     const admin = await server.signedIn(orgId, "admin");

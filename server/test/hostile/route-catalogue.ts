@@ -160,6 +160,8 @@ const cursor = Buffer.from(JSON.stringify(["2026-01-01T00:00:00.000Z", "mem_0123
 export const apiQueries: Record<string, Record<string, string>> = {
   listCandidates: { environment: "production" },
   listAgents: { cursor: "helper", limit: "10" },
+  listMembers: { cursor, limit: "10" },
+  listTokens: { cursor, limit: "10" },
   assistantChanges: { cursor: "3", limit: "10" },
   registry: { assistantType: "org_shared", category: "memory" },
   reflectionEvents: { environment: "production", process: "duplicates", action: "suppressed_duplicate", from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z", cursor, limit: "10" },

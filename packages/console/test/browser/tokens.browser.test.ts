@@ -84,6 +84,20 @@ describe("tokens page", () => {
     expect((await encode(secret, "Refused now.")).status).toBe(401);
   });
 
+  it("lists the first 100 tokens, and the rest when asked", async () => {
+    const { page, orgId } = await app.signIn({ role: "member" });
+    for (let i = 0; i < 101; i++) await app.server.newToken(orgId);
+    const last = (await app.server.db.accessToken.findMany({ where: { orgId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 1 }))[0]!;
+    await openTokens(page);
+    const rows = page.getByRole("table", { name: "Access tokens" }).getByRole("row");
+    await expect.poll(() => rows.count(), LONG).toBe(101);
+    expect(await tokenRow(page, last.name).count()).toBe(0);
+    await page.getByRole("button", { name: "More tokens" }).click();
+    await tokenRow(page, last.name).waitFor(LONG);
+    expect(await rows.count()).toBe(102);
+    expect(await page.getByRole("button", { name: "More tokens" }).count()).toBe(0);
+  });
+
   it("names the token's agents, and refuses a bad slug with the server's message", async () => {
     const { page, orgId } = await app.signIn({ role: "admin" });
     // More agents than the form's reminder shows, as their first writes would register them.

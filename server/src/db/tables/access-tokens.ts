@@ -2,6 +2,7 @@ import type { TEnvironment, TScope } from "@engram/contract";
 import type { TokenRepository } from "../../domain/access/ports";
 import type { Plan, TokenRecord, WriteMode } from "../../domain/access/records";
 import { newId } from "../../domain/kernel/ids";
+import { ascendingPage } from "../page-where";
 import type { PrismaTx } from "../prisma";
 
 type TokenRow = Awaited<ReturnType<PrismaTx["accessToken"]["findUniqueOrThrow"]>>;
@@ -51,8 +52,9 @@ export function tokenRepository(db: PrismaTx): TokenRepository {
         org: { environmentsEnabled: Boolean(Number(row.environmentsEnabled)), writeMode: row.writeMode as WriteMode, plan: row.plan as Plan },
       };
     },
-    async list(orgId) {
-      return (await db.accessToken.findMany({ where: { orgId }, orderBy: { createdAt: "asc" } })).map(toRecord);
+    async list(orgId, page) {
+      const { where, take } = ascendingPage(page, "id");
+      return (await db.accessToken.findMany({ where: { orgId, ...where }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take })).map(toRecord);
     },
     async revoke(id, at, orgId) {
       const where = orgId === undefined ? { id } : { id, orgId };

@@ -1,6 +1,7 @@
 import { DuplicateKeyError } from "../../domain/kernel/errors";
 import type { MembershipRepository, MemberView } from "../../domain/people/ports";
 import type { Role } from "../../domain/people/records";
+import { ascendingPage } from "../page-where";
 import { isUniqueViolation, type PrismaTx } from "../prisma";
 
 const WITH_USER = { user: { select: { email: true, displayName: true } } } as const;
@@ -32,8 +33,9 @@ export function membershipRepository(db: PrismaTx): MembershipRepository {
       });
       return rows.map(({ org, ...row }) => ({ ...row, role: row.role as Role, orgName: org.name, plan: org.plan }));
     },
-    async list(orgId) {
-      const rows = await db.membership.findMany({ where: { orgId }, include: WITH_USER, orderBy: [{ createdAt: "asc" }, { userId: "asc" }] });
+    async list(orgId, page) {
+      const { where, take } = ascendingPage(page, "userId");
+      const rows = await db.membership.findMany({ where: { orgId, ...where }, include: WITH_USER, orderBy: [{ createdAt: "asc" }, { userId: "asc" }], take });
       return rows.map(memberView);
     },
     async view(orgId, userId) {

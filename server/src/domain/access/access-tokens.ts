@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { type TEnvironment, type TScope, ZAgentSlug, ZScope } from "@engram/contract";
 import type { Clock } from "../kernel/clock";
+import type { ListPage } from "../kernel/page-cursor";
 import type { Peers } from "../kernel/peers";
 import { AppError } from "../kernel/errors";
 import type { Store } from "../store";
@@ -88,7 +89,8 @@ export function tokenService(store: Store, options: { clock: Clock; authCacheMs?
       return { token, record };
     },
 
-    list: (orgId: string) => store.tokens.list(orgId),
+    /** The tokens, oldest first: every one, or a page of them. */
+    list: (orgId: string, page?: ListPage) => store.tokens.list(orgId, page),
 
     forgetVerified,
 

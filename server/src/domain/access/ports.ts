@@ -1,4 +1,5 @@
 import type { TEnvironment } from "@engram/contract";
+import type { ListPage } from "../kernel/page-cursor";
 import type { AgentRecord, OrganizationRecord, Plan, TokenRecord, WriteMode } from "./records";
 
 export interface OrganizationRepository {
@@ -26,7 +27,8 @@ export interface TokenRepository {
   create(token: NewToken): Promise<TokenRecord>;
   /** The live token with this hash and the organization settings every request needs, in one read. */
   findActiveByHash(tokenHash: string): Promise<{ token: TokenRecord; org: Pick<OrganizationRecord, "environmentsEnabled" | "writeMode" | "plan"> } | null>;
-  list(orgId: string): Promise<TokenRecord[]>;
+  /** The organization's tokens, oldest first; with `page`, those after its position, at most its limit. */
+  list(orgId: string, page?: ListPage): Promise<TokenRecord[]>;
   /** Marks the token revoked; false when no such token exists (in the organization, when one is given). */
   revoke(id: string, at: Date, orgId?: string): Promise<boolean>;
 }

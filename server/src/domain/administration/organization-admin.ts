@@ -5,6 +5,7 @@ import type { AgentRepository } from "../access/ports";
 import type { AgentRecord, WriteMode } from "../access/records";
 import type { CandidateService } from "../candidates/candidate-review";
 import { AppError } from "../kernel/errors";
+import { decodeCursor, pageOf } from "../kernel/page-cursor";
 import { authorizeMembershipChange, type MembershipService } from "../people/memberships";
 import type { Role } from "../people/records";
 import { type OrgActor, requireManager } from "../people/roles";
@@ -47,7 +48,11 @@ export function organizationAdmin(deps: {
       return org;
     },
 
-    members: (actor: OrgActor) => memberships.list(actor.orgId),
+    /** A page of the members, oldest membership first. */
+    async members(actor: OrgActor, page: { cursor?: string; limit: number }) {
+      const rows = await memberships.list(actor.orgId, { after: decodeCursor(page.cursor), limit: page.limit + 1 });
+      return pageOf(rows, page.limit, (member) => ({ createdAt: member.createdAt, id: member.userId }));
+    },
 
     /** Adds a person by email, making an account with a temporary password (returned once) when there is none. */
     async addMember(actor: OrgActor, input: { email: string; role: Role; displayName?: string }) {
@@ -70,7 +75,11 @@ export function organizationAdmin(deps: {
 
     removeMember: (actor: OrgActor, userId: string) => memberships.remove(actor.orgId, userId, actor),
 
-    tokens: (actor: OrgActor) => tokens.list(actor.orgId),
+    /** A page of the tokens, oldest first, revoked ones included. */
+    async tokens(actor: OrgActor, page: { cursor?: string; limit: number }) {
+      const rows = await tokens.list(actor.orgId, { after: decodeCursor(page.cursor), limit: page.limit + 1 });
+      return pageOf(rows, page.limit, (token) => ({ createdAt: token.createdAt, id: token.id }));
+    },
 
     async createToken(actor: OrgActor, input: { name: string; scopes: TScope[]; environment: TEnvironment; agents?: string[] }) {
       requireManager(actor, "create access tokens");

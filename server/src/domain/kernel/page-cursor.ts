@@ -6,6 +6,12 @@ export interface PagePosition {
   id: string;
 }
 
+/** A page of a list ordered by time and id: the rows after `after` (from the first without it), at most `limit`. */
+export interface ListPage {
+  after: PagePosition | null;
+  limit: number;
+}
+
 /** A page position as an opaque cursor: base64url of its time and id. */
 export function encodeCursor(position: PagePosition): string {
   return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString("base64url");

@@ -1,5 +1,6 @@
 import { AppError, DuplicateKeyError } from "../kernel/errors";
 import type { Clock } from "../kernel/clock";
+import type { ListPage } from "../kernel/page-cursor";
 import { noSuchOrganization } from "../access/organizations";
 import type { Repositories, Store } from "../store";
 import { type Role, roles } from "./records";
@@ -47,7 +48,8 @@ async function actingNow(tx: Repositories, orgId: string, actor: MembershipActor
 
 export function membershipService(store: Store, { clock }: { clock: Clock }) {
   return {
-    list: (orgId: string) => store.memberships.list(orgId),
+    /** The members, oldest membership first: every one, or a page of them. */
+    list: (orgId: string, page?: ListPage) => store.memberships.list(orgId, page),
     view: (orgId: string, userId: string) => store.memberships.view(orgId, userId),
 
     async add(orgId: string, userId: string, role: Role, actor: MembershipActor) {

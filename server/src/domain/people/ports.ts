@@ -1,3 +1,4 @@
+import type { ListPage } from "../kernel/page-cursor";
 import type { MembershipRecord, Role, SessionRecord, UserRecord } from "./records";
 
 export interface NewUser {
@@ -38,7 +39,8 @@ export interface MembershipRepository {
   find(orgId: string, userId: string): Promise<MembershipRecord | null>;
   /** Every organization a person belongs to, oldest membership first, with the organization's name and plan. */
   ofUser(userId: string): Promise<Array<MembershipRecord & { orgName: string; plan: string }>>;
-  list(orgId: string): Promise<MemberView[]>;
+  /** The organization's members, oldest membership first; with `page`, those after its position (the id a user's). */
+  list(orgId: string, page?: ListPage): Promise<MemberView[]>;
   /** One member with their email and name. */
   view(orgId: string, userId: string): Promise<MemberView | null>;
   countOwners(orgId: string): Promise<number>;

@@ -41,7 +41,10 @@ export function organizationRoutes(admin: OrganizationAdmin) {
       const actor = actorOf(res);
       return { status: 200 as const, body: { ...ok, organization: organizationView(await admin.updateOrganization(actor, body)), role: actor.role } };
     },
-    listMembers: async ({ res }) => ({ status: 200 as const, body: { ...ok, members: (await admin.members(actorOf(res))).map(memberView) } }),
+    listMembers: async ({ query, res }) => {
+      const page = await admin.members(actorOf(res), query);
+      return { status: 200 as const, body: { ...ok, members: page.items.map(memberView), nextCursor: page.nextCursor } };
+    },
     addMember: async ({ body, res }) => {
       const { member, temporaryPassword } = await admin.addMember(actorOf(res), body);
       return { status: 201 as const, body: { ...ok, member: memberView(member), ...(temporaryPassword ? { temporaryPassword } : {}) } };
@@ -54,7 +57,10 @@ export function organizationRoutes(admin: OrganizationAdmin) {
       await admin.removeMember(actorOf(res), params.userId);
       return { status: 200 as const, body: ok };
     },
-    listTokens: async ({ res }) => ({ status: 200 as const, body: { ...ok, tokens: (await admin.tokens(actorOf(res))).map(tokenView) } }),
+    listTokens: async ({ query, res }) => {
+      const page = await admin.tokens(actorOf(res), query);
+      return { status: 200 as const, body: { ...ok, tokens: page.items.map(tokenView), nextCursor: page.nextCursor } };
+    },
     createToken: async ({ body, res }) => {
       const { token, record } = await admin.createToken(actorOf(res), body);
       return { status: 201 as const, body: { ...ok, token, record: tokenView(record) } };

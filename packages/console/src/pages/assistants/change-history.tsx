@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { api, ok } from "../../api/client";
 import { formatDateTime } from "../../ui/format";
 import { QueryView } from "../../ui/query-view";
+import { NextPageButton } from "../../ui/next-page-button";
 import { fieldLabel } from "./capability-rules";
 
 type Change = z.infer<typeof ZAssistantChange>;
@@ -81,11 +82,7 @@ export function ChangeHistory({ assistantId, nameOf }: { assistantId: string; na
               </li>
             ))}
           </ol>
-          {changes.hasNextPage ? (
-            <button type="button" className="button" onClick={() => void changes.fetchNextPage()} disabled={changes.isFetchingNextPage}>
-              {changes.isFetchingNextPage ? "Loading…" : "Earlier changes"}
-            </button>
-          ) : null}
+          <NextPageButton query={changes} label="Earlier changes" />
         </>
       )}
     </QueryView>

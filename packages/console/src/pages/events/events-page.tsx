@@ -6,6 +6,7 @@ import { useSignedIn } from "../../session/session";
 import { humanize } from "../../ui/format";
 import { Page, Panel } from "../../ui/page";
 import { QueryView } from "../../ui/query-view";
+import { NextPageButton } from "../../ui/next-page-button";
 import { EventList } from "./event-list";
 import { WorkflowStates } from "./workflow-states";
 
@@ -60,11 +61,7 @@ function RecentEvents({ environment }: { environment: ReturnType<typeof useSigne
         {(data) => (
           <>
             <EventList events={data.pages.flatMap((page) => page.events)} />
-            {events.hasNextPage ? (
-              <button type="button" className="button" onClick={() => void events.fetchNextPage()} disabled={events.isFetchingNextPage}>
-                {events.isFetchingNextPage ? "Loading…" : "Load more"}
-              </button>
-            ) : null}
+            <NextPageButton query={events} label="Load more" />
           </>
         )}
       </QueryView>

@@ -1,8 +1,9 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useSignedIn } from "../../session/session";
 import { Page, Panel } from "../../ui/page";
+import { NextPageButton } from "../../ui/next-page-button";
 import { QueryView } from "../../ui/query-view";
 import { OneTimeSecret } from "../../ui/one-time-secret";
 import { type AddedMember, AddMemberForm } from "./add-member-form";
@@ -30,7 +31,12 @@ function Added({ added, onDismiss }: { added: AddedMember; onDismiss(): void }) 
 export function MembersPage() {
   const { session, organization, canManage } = useSignedIn();
   const [added, setAdded] = useState<AddedMember | null>(null);
-  const members = useQuery({ queryKey: ["members"], queryFn: () => ok(api.organization.listMembers()) });
+  const members = useInfiniteQuery({
+    queryKey: ["members"],
+    queryFn: ({ pageParam }) => ok(api.organization.listMembers({ query: { cursor: pageParam } })),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
 
   return (
     <Page title="Members">
@@ -46,8 +52,13 @@ export function MembersPage() {
         )}
       </Panel>
       <Panel title="People">
-        <QueryView query={members} loading="Loading members…" empty="No members." isEmpty={(data) => data.members.length === 0}>
-          {(data) => <MembersTable members={data.members} viewerRole={organization?.role} viewerId={session.user.id} />}
+        <QueryView query={members} loading="Loading members…" empty="No members." isEmpty={(data) => data.pages.every((page) => page.members.length === 0)}>
+          {(data) => (
+            <>
+              <MembersTable members={data.pages.flatMap((page) => page.members)} viewerRole={organization?.role} viewerId={session.user.id} />
+              <NextPageButton query={members} label="More members" />
+            </>
+          )}
         </QueryView>
       </Panel>
     </Page>

@@ -7,6 +7,7 @@ import { useSignedIn } from "../../session/session";
 import { humanize } from "../../ui/format";
 import { Page, Panel } from "../../ui/page";
 import { QueryView } from "../../ui/query-view";
+import { NextPageButton } from "../../ui/next-page-button";
 import { filtersFrom, paramsFrom } from "./explorer-filters";
 import { ExplorerForm } from "./explorer-form";
 import { ExplorerResults } from "./explorer-results";
@@ -47,11 +48,7 @@ export function ExplorerPage() {
                   // A rare filter is checked a stretch of memories per request: none matched in this one yet.
                   <p className="state state-empty">No match among the newest memories looked at so far; older ones are left to look through.</p>
                 )}
-                {search.hasNextPage ? (
-                  <button type="button" className="button" onClick={() => void search.fetchNextPage()} disabled={search.isFetchingNextPage}>
-                    {search.isFetchingNextPage ? "Loading…" : memories.length > 0 ? "Load more" : "Look further"}
-                  </button>
-                ) : null}
+                <NextPageButton query={search} label={memories.length > 0 ? "Load more" : "Look further"} />
               </>
             );
           }}

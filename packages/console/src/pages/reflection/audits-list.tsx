@@ -7,6 +7,7 @@ import { formatDateTime, formatNumber, humanize } from "../../ui/format";
 import { QueryView } from "../../ui/query-view";
 import { reflectionKeys } from "./run-now";
 import { TableScroll } from "../../ui/table-scroll";
+import { NextPageButton } from "../../ui/next-page-button";
 
 type Audit = z.infer<typeof ZReflectionAudit>;
 
@@ -111,11 +112,7 @@ export function AuditsList({ environment }: { environment: TEnvironment }) {
               </tbody>
             </table>
           </TableScroll>
-          {audits.hasNextPage ? (
-            <button type="button" className="button" onClick={() => void audits.fetchNextPage()} disabled={audits.isFetchingNextPage}>
-              {audits.isFetchingNextPage ? "Loading…" : "Load more runs"}
-            </button>
-          ) : null}
+          <NextPageButton query={audits} label="Load more runs" />
         </>
       )}
     </QueryView>

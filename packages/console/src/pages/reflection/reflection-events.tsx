@@ -8,6 +8,7 @@ import { formatDateTime, humanize } from "../../ui/format";
 import { QueryView } from "../../ui/query-view";
 import { reflectionKeys } from "./run-now";
 import { TableScroll } from "../../ui/table-scroll";
+import { NextPageButton } from "../../ui/next-page-button";
 
 /** Activation refreshes are counted in each run's audit, not listed one by one, so filtering for them finds nothing. */
 const listedActions = ZReflectionAction.options.filter((action) => action !== "activation_refreshed");
@@ -122,11 +123,7 @@ export function ReflectionEvents({ environment }: { environment: TEnvironment })
                 </tbody>
               </table>
             </TableScroll>
-            {events.hasNextPage ? (
-              <button type="button" className="button" onClick={() => void events.fetchNextPage()} disabled={events.isFetchingNextPage}>
-                {events.isFetchingNextPage ? "Loading…" : "Load more events"}
-              </button>
-            ) : null}
+            <NextPageButton query={events} label="Load more events" />
           </>
         )}
       </QueryView>

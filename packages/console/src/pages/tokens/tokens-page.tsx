@@ -1,8 +1,9 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useSignedIn } from "../../session/session";
 import { Page, Panel } from "../../ui/page";
+import { NextPageButton } from "../../ui/next-page-button";
 import { QueryView } from "../../ui/query-view";
 import { type CreatedToken, CreateTokenForm } from "./create-token-form";
 import { OneTimeSecret } from "../../ui/one-time-secret";
@@ -12,7 +13,12 @@ import { TokensTable } from "./tokens-table";
 export function TokensPage() {
   const { canManage } = useSignedIn();
   const [created, setCreated] = useState<CreatedToken | null>(null);
-  const tokens = useQuery({ queryKey: ["tokens"], queryFn: () => ok(api.organization.listTokens()) });
+  const tokens = useInfiniteQuery({
+    queryKey: ["tokens"],
+    queryFn: ({ pageParam }) => ok(api.organization.listTokens({ query: { cursor: pageParam } })),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
 
   return (
     <Page title="Tokens">
@@ -34,8 +40,13 @@ export function TokensPage() {
         )}
       </Panel>
       <Panel title="All tokens">
-        <QueryView query={tokens} loading="Loading tokens…" empty="No tokens yet." isEmpty={(data) => data.tokens.length === 0}>
-          {(data) => <TokensTable tokens={data.tokens} canManage={canManage} />}
+        <QueryView query={tokens} loading="Loading tokens…" empty="No tokens yet." isEmpty={(data) => data.pages.every((page) => page.tokens.length === 0)}>
+          {(data) => (
+            <>
+              <TokensTable tokens={data.pages.flatMap((page) => page.tokens)} canManage={canManage} />
+              <NextPageButton query={tokens} label="More tokens" />
+            </>
+          )}
         </QueryView>
       </Panel>
     </Page>

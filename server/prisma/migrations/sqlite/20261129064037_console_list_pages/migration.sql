@@ -1,0 +1,8 @@
+-- DropIndex
+DROP INDEX "AccessToken_orgId_idx";
+
+-- CreateIndex
+CREATE INDEX "AccessToken_orgId_createdAt_id_idx" ON "AccessToken"("orgId", "createdAt", "id");
+
+-- CreateIndex
+CREATE INDEX "Membership_orgId_createdAt_userId_idx" ON "Membership"("orgId", "createdAt", "userId");
