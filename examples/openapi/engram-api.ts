@@ -650,7 +650,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Assistants you can see */
+        /** Assistants you can see, oldest first, a page at a time */
         get: operations["assistants.list"];
         put?: never;
         /** Create an assistant (org_shared: owners and admins; employee_personal: your own) */
@@ -668,7 +668,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One assistant you can see, with an ETag of its version */
+        get: operations["assistants.get"];
         put?: never;
         post?: never;
         /** Delete an assistant (its change log is kept) */
@@ -10220,7 +10221,10 @@ export interface operations {
     };
     "assistants.list": {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10254,6 +10258,7 @@ export interface operations {
                             /** Format: date-time */
                             updatedAt: string;
                         }[];
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -10452,6 +10457,222 @@ export interface operations {
         responses: {
             /** @description 201 */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        assistant: {
+                            _id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "org_shared" | "employee_personal";
+                            capabilities: string[];
+                            capabilityConfigs: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            ownerUserId: string | null;
+                            version: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        validationErrors: {
+                            capabilityId?: string;
+                            error: string;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 412 */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+            /** @description 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        retryAfter?: number;
+                    };
+                };
+            };
+        };
+    };
+    "assistants.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

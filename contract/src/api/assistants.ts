@@ -50,6 +50,9 @@ const ZAssistantParams = z.object({ assistantId: z.string().min(1).max(100) });
  * page of 20 stays a few megabytes.
  */
 export const assistantChangeLimits = { defaultLimit: 20, maxLimit: 20 } as const;
+
+/** Assistants a page: each may carry about 90 KB of settings as JSON, and a member may make any number. */
+export const assistantListLimits = { defaultLimit: 20, maxLimit: 20 } as const;
 /** `If-Match: "<version>"` makes a change conditional on the version read (the ETag of the GET routes). */
 const ZIfMatchHeaders = z.object({ "if-match": z.string().max(100).optional() });
 const ZAssistantName = z.string().max(100);
@@ -57,7 +60,26 @@ const ZAssistantName = z.string().max(100);
 const c = initContract();
 
 export const assistantsContract = c.router({
-  list: { method: "GET", path: "/assistants", responses: { 200: ZSuccess.extend({ assistants: z.array(ZAssistantDetail) }) }, summary: "Assistants you can see" },
+  list: {
+    method: "GET",
+    path: "/assistants",
+    query: z
+      .object({
+        /** The previous page's `nextCursor`. */
+        cursor: z.string().max(200).optional(),
+        limit: z.coerce.number().int().min(1).max(assistantListLimits.maxLimit).default(assistantListLimits.defaultLimit),
+      })
+      .strict(),
+    responses: { 200: ZSuccess.extend({ assistants: z.array(ZAssistantDetail), nextCursor: z.string().nullable() }) },
+    summary: "Assistants you can see, oldest first, a page at a time",
+  },
+  get: {
+    method: "GET",
+    path: "/assistants/:assistantId",
+    pathParams: ZAssistantParams,
+    responses: { 200: ZSuccess.extend({ assistant: ZAssistantDetail }) },
+    summary: "One assistant you can see, with an ETag of its version",
+  },
   create: {
     method: "POST",
     path: "/assistants",

@@ -429,6 +429,42 @@ describe("assistants: create, list, rename, delete, and the change log", () => {
     expect((await owner.get("/api/assistants")).body.assistants.map((a: { _id: string }) => a._id)).toEqual([shared._id, mine._id, theirs._id]);
   });
 
+  it("pages what the person may see, and answers one assistant they may see with its version as ETag", async () => {
+    const orgId = await server.newOrg();
+    const owner = await server.signedIn(orgId, "owner");
+    const member = await server.signedIn(orgId, "member");
+    const other = await server.signedIn(orgId, "member");
+    const made: Array<{ _id: string; mine: boolean }> = [];
+    for (let i = 0; i < 7; i++) {
+      clock = new Date(clock.getTime() + 1000);
+      const [maker, type] = i % 3 === 0 ? [owner, "org_shared" as const] : i % 3 === 1 ? [member, "employee_personal" as const] : [other, "employee_personal" as const];
+      made.push({ _id: (await createAssistant(maker, type, `Assistant ${i}`))._id, mine: i % 3 !== 2 });
+    }
+    const pages = async (person: SessionClient) => {
+      const seen: string[][] = [];
+      let cursor: string | null = null;
+      do {
+        const page: any = await person.get(`/api/assistants?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+        expect(page.status, JSON.stringify(page.body)).toBe(200);
+        seen.push(page.body.assistants.map((a: { _id: string }) => a._id));
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      return seen;
+    };
+    // The member sees the shared ones and their own, in pages as full as those alone make.
+    const visible = made.filter((a) => a.mine).map((a) => a._id);
+    expect(await pages(member)).toEqual([visible.slice(0, 2), visible.slice(2, 4), visible.slice(4)]);
+    expect((await pages(owner)).flat()).toEqual(made.map((a) => a._id));
+
+    const one = await member.get(`/api/assistants/${made[1]!._id}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual({ success: true, assistant: (await member.get("/api/assistants")).body.assistants[1] });
+    expect(one.headers.get("etag")).toBe('"1"');
+    expect((await member.get(`/api/assistants/${made[2]!._id}`)).body).toMatchObject({ success: false, error: "assistant_not_found" });
+    expect((await owner.get(`/api/assistants/${made[2]!._id}`)).status).toBe(200);
+    for (const query of ["limit=21", "limit=0", "cursor=abc"]) expect((await member.get(`/api/assistants?${query}`)).status, query).toBe(400);
+  });
+
   it("refuses an empty or over-long name, and an unknown type", async () => {
     const owner = await server.signedIn(await server.newOrg(), "owner");
     for (const body of [{ name: "   ", type: "org_shared" }, { name: "x".repeat(101), type: "org_shared" }, { name: "A", type: "robot" }, { name: "A" }]) {

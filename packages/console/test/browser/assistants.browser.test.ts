@@ -192,6 +192,25 @@ describe("assistants and the capabilities editor", () => {
     expect((await app.server.services.assistants.changes(orgId, assistantId, "cli", { limit: 20 })).changes.map((change) => change.action)).toContain("deleted");
   });
 
+  it("lists 20 assistants and more when asked, and names an assistant the person may not see as not found", async () => {
+    const owner = await app.signIn({ role: "owner", plan: "spark" });
+    for (let i = 0; i < 21; i++) await app.server.services.assistants.create(owner.orgId, { name: `Bot ${String(i).padStart(2, "0")}`, type: "org_shared" }, "cli");
+    const member = await app.signIn({ role: "member", orgId: owner.orgId });
+    const theirs = await app.server.services.assistants.create(owner.orgId, { name: "Owner's own", type: "employee_personal", ownerUserId: owner.person.userId }, "cli");
+    await member.page.goto("/assistants");
+    const named = (name: string) => member.page.getByRole("rowheader", { name, exact: true });
+    await named("Bot 19").waitFor(LONG);
+    expect(await named("Bot 20").count()).toBe(0);
+    await member.page.getByRole("button", { name: "More assistants" }).click();
+    await named("Bot 20").waitFor(LONG);
+    expect(await member.page.getByRole("button", { name: "More assistants" }).count()).toBe(0);
+
+    await member.page.goto(`/assistants/${theirs.id}`);
+    await member.page.getByRole("heading", { level: 1, name: "Assistant not found" }).waitFor(LONG);
+    await owner.page.goto(`/assistants/${theirs.id}`);
+    await owner.page.getByRole("heading", { level: 1, name: "Owner's own" }).waitFor(LONG);
+  });
+
   it("shows the latest 20 changes, and the earlier ones when asked", async () => {
     const { page, orgId } = await app.signIn({ role: "owner", plan: "spark" });
     const { id } = await app.server.services.assistants.create(orgId, { name: "Name 0", type: "org_shared" }, "cli");

@@ -2,6 +2,7 @@ import type { TAssistantType, TCapabilityConfigs } from "@engram/contract";
 import type { AssistantRepository } from "../../domain/assistants/ports";
 import type { AssistantChangeRecord, AssistantRecord, AssistantSnapshot, ChangeAction } from "../../domain/assistants/records";
 import { newId } from "../../domain/kernel/ids";
+import { ascendingPage } from "../page-where";
 import type { PrismaTx } from "../prisma";
 
 type AssistantRow = Awaited<ReturnType<PrismaTx["assistant"]["findUniqueOrThrow"]>>;
@@ -43,8 +44,10 @@ export function assistantRepository(db: PrismaTx): AssistantRepository {
       const row = await db.assistant.findFirst({ where: { id, orgId } });
       return row ? toRecord(row) : null;
     },
-    async list(orgId) {
-      return (await db.assistant.findMany({ where: { orgId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toRecord);
+    async list(orgId, { visibleTo, page } = {}) {
+      const { where, take } = ascendingPage(page, "id");
+      const visible = visibleTo === undefined ? {} : { AND: [{ OR: [{ type: "org_shared" }, { ownerUserId: visibleTo }] }] };
+      return (await db.assistant.findMany({ where: { orgId, ...where, ...visible }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take })).map(toRecord);
     },
     async update(orgId, id, expected, changes, at) {
       // The version check and the write are one statement: of two writers that read the same version, one wins.

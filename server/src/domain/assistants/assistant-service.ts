@@ -5,8 +5,9 @@ import { checkCapabilityUpdate } from "../capabilities/check-update";
 import { capabilityLimit } from "../capabilities/tiers";
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
+import { decodeCursor, pageOf } from "../kernel/page-cursor";
 import type { Repositories, Store } from "../store";
-import { type AssistantActor, actorLabel, actorUserId, canAccess, canCreate, canModify } from "./permissions";
+import { type AssistantActor, actorLabel, actorUserId, canAccess, canCreate, canModify, personalAssistantsSeenBy } from "./permissions";
 import type { AssistantChanges } from "./ports";
 import type { AssistantRecord, AssistantSnapshot, ChangeAction } from "./records";
 
@@ -124,8 +125,13 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
       });
     },
 
-    async list(orgId: string, actor: AssistantActor): Promise<AssistantRecord[]> {
-      return (await store.assistants.list(orgId)).filter((assistant) => canAccess(actor, assistant));
+    /** Every assistant the actor may see, oldest first. */
+    list: (orgId: string, actor: AssistantActor): Promise<AssistantRecord[]> => store.assistants.list(orgId, { visibleTo: personalAssistantsSeenBy(actor) }),
+
+    /** A page of them; `cursor` is the page before's `nextCursor`. */
+    async page(orgId: string, actor: AssistantActor, query: { cursor?: string; limit: number }) {
+      const rows = await store.assistants.list(orgId, { visibleTo: personalAssistantsSeenBy(actor), page: { after: decodeCursor(query.cursor), limit: query.limit + 1 } });
+      return pageOf(rows, query.limit, (assistant) => ({ createdAt: assistant.createdAt, id: assistant.id }));
     },
 
     get: (orgId: string, id: string, actor: AssistantActor) => accessible(store, orgId, id, actor),

@@ -18,6 +18,11 @@ export function canAccess(actor: AssistantActor, assistant: AssistantRecord): bo
   return assistant.type === "org_shared" || assistant.ownerUserId === actor.userId || manages(actor.role);
 }
 
+/** The same rule for a list: whose personal assistants the actor sees beside the shared ones (all: undefined). */
+export function personalAssistantsSeenBy(actor: AssistantActor): string | undefined {
+  return actor === "cli" || manages(actor.role) ? undefined : actor.userId;
+}
+
 /** Modify (rename, delete, change capabilities): owners and admins for org_shared; only its owner for a personal one. */
 export function canModify(actor: AssistantActor, assistant: AssistantRecord): boolean {
   if (actor === "cli") return true;

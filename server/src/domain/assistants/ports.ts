@@ -1,3 +1,4 @@
+import type { ListPage } from "../kernel/page-cursor";
 import type { AssistantChangeRecord, AssistantRecord } from "./records";
 
 export type NewAssistant = Omit<AssistantRecord, "id" | "version" | "updatedAt">;
@@ -7,7 +8,11 @@ export interface AssistantRepository {
   create(assistant: NewAssistant): Promise<AssistantRecord>;
   /** The organization's assistant with this id; another organization's is as absent as a missing one. */
   find(orgId: string, id: string): Promise<AssistantRecord | null>;
-  list(orgId: string): Promise<AssistantRecord[]>;
+  /**
+   * The organization's assistants, oldest first: with `visibleTo`, only the shared ones and that person's own;
+   * with `page`, those after its position, at most its limit.
+   */
+  list(orgId: string, options?: { visibleTo?: string; page?: ListPage }): Promise<AssistantRecord[]>;
   /**
    * Applies the changes and raises the version in one statement, only if the version is still `expected`;
    * null when it is not (or the assistant is gone).

@@ -8,9 +8,16 @@ const s = initServer();
 
 export function assistantRoutes(assistants: AssistantService) {
   return s.router(apiContract.assistants, {
-    list: async ({ res }) => {
+    list: async ({ query, res }) => {
       const actor = actorOf(res);
-      return { status: 200 as const, body: { success: true as const, assistants: (await assistants.list(actor.orgId, actor)).map(assistantDetailView) } };
+      const page = await assistants.page(actor.orgId, actor, query);
+      return { status: 200 as const, body: { success: true as const, assistants: page.items.map(assistantDetailView), nextCursor: page.nextCursor } };
+    },
+    get: async ({ params, res }) => {
+      const actor = actorOf(res);
+      const assistant = await assistants.get(actor.orgId, params.assistantId, actor);
+      res.setHeader("ETag", etagOf(assistant));
+      return { status: 200 as const, body: { success: true as const, assistant: assistantDetailView(assistant) } };
     },
     create: async ({ body, res }) => {
       const actor = actorOf(res);

@@ -1,9 +1,10 @@
 import { Link, useParams } from "react-router";
+import { ApiError } from "../../api/api-error";
 import { useSignedIn } from "../../session/session";
 import { formatDateTime } from "../../ui/format";
 import { Page, Panel } from "../../ui/page";
 import { QueryView } from "../../ui/query-view";
-import { type AssistantDetail, assistantTypeNames, useAssistants, whyNotModify } from "./assistant-queries";
+import { type AssistantDetail, assistantTypeNames, useAssistant, whyNotModify } from "./assistant-queries";
 import { CapabilitiesPanel, useRegistry } from "./capabilities-panel";
 import { ChangeHistory } from "./change-history";
 import { DeleteAssistant } from "./delete-assistant";
@@ -50,20 +51,19 @@ function AssistantView({ assistant }: { assistant: AssistantDetail }) {
 /** One assistant: its details, the capabilities editor and its change history. */
 export function AssistantPage() {
   const { assistantId = "" } = useParams();
-  const assistants = useAssistants();
+  const assistant = useAssistant(assistantId);
+  if (assistant.error instanceof ApiError && assistant.error.status === 404) {
+    return (
+      <Page title="Assistant not found">
+        <p className="state state-empty">
+          There is no assistant {assistantId} that you can see. <Link to="/assistants">See all assistants</Link>.
+        </p>
+      </Page>
+    );
+  }
   return (
-    <QueryView query={assistants} loading="Loading the assistant…">
-      {(data) => {
-        const assistant = data.assistants.find((candidate) => candidate._id === assistantId);
-        if (assistant) return <AssistantView assistant={assistant} />;
-        return (
-          <Page title="Assistant not found">
-            <p className="state state-empty">
-              There is no assistant {assistantId} that you can see. <Link to="/assistants">See all assistants</Link>.
-            </p>
-          </Page>
-        );
-      }}
+    <QueryView query={assistant} loading="Loading the assistant…">
+      {(data) => <AssistantView assistant={data.assistant} />}
     </QueryView>
   );
 }

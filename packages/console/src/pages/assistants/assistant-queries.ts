@@ -1,5 +1,5 @@
 import type { TAssistantType, ZAssistantDetail } from "@engram/contract";
-import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, type QueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import { api, ok } from "../../api/client";
 
@@ -7,19 +7,30 @@ export type AssistantDetail = z.infer<typeof ZAssistantDetail>;
 
 export const assistantTypeNames: Record<TAssistantType, string> = { org_shared: "Organization-wide", employee_personal: "Personal" };
 
-/** The assistants the person may see; the assistant page reads its assistant (and its version) from here. */
-export const useAssistants = () => useQuery({ queryKey: ["assistants"], queryFn: () => ok(api.assistants.list()) });
+/** The assistants the person may see, a page at a time. */
+export const useAssistants = () =>
+  useInfiniteQuery({
+    queryKey: ["assistants"],
+    queryFn: ({ pageParam }) => ok(api.assistants.list({ query: { cursor: pageParam } })),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+/** One assistant the person may see, with the version changes are based on. */
+export const useAssistant = (assistantId: string) =>
+  useQuery({ queryKey: ["assistant", assistantId, "detail"], queryFn: () => ok(api.assistants.get({ params: { assistantId } })) });
 
 /** An If-Match header naming the version a change is based on. */
 export const ifMatch = (version: number) => ({ "if-match": `"${version}"` });
 
 /**
- * What a change to one assistant makes stale: the assistant and its history. What it may have depends on its
- * type and the plan, which no change here touches; the capabilities routes are rate-limited tightly on Free.
+ * What a change to one assistant makes stale: the list, the assistant and its history. What it may have depends on
+ * its type and the plan, which no change here touches; the capabilities routes are rate-limited tightly on Free.
  */
 export function invalidateAssistant(queryClient: QueryClient, assistantId: string) {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: ["assistants"] }),
+    queryClient.invalidateQueries({ queryKey: ["assistant", assistantId, "detail"] }),
     queryClient.invalidateQueries({ queryKey: ["assistant", assistantId, "changes"] }),
   ]);
 }

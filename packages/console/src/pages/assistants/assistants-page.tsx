@@ -6,6 +6,7 @@ import { QueryView } from "../../ui/query-view";
 import { type AssistantDetail, assistantTypeNames, useAssistants } from "./assistant-queries";
 import { CreateAssistantForm } from "./create-assistant-form";
 import { TableScroll } from "../../ui/table-scroll";
+import { NextPageButton } from "../../ui/next-page-button";
 
 function AssistantsTable({ assistants, userId }: { assistants: AssistantDetail[]; userId: string }) {
   return (
@@ -56,9 +57,14 @@ export function AssistantsPage() {
           query={assistants}
           loading="Loading assistants…"
           empty="No assistants yet: create one above."
-          isEmpty={(data) => data.assistants.length === 0}
+          isEmpty={(data) => data.pages.every((page) => page.assistants.length === 0)}
         >
-          {(data) => <AssistantsTable assistants={data.assistants} userId={session.user.id} />}
+          {(data) => (
+            <>
+              <AssistantsTable assistants={data.pages.flatMap((page) => page.assistants)} userId={session.user.id} />
+              <NextPageButton query={assistants} label="More assistants" />
+            </>
+          )}
         </QueryView>
       </Panel>
     </Page>
