@@ -12,6 +12,7 @@ import {
   ZRegistryAssistantType,
   ZTier,
 } from "./capabilities";
+import { pageQuery } from "./paging";
 import { ZSuccess } from "./responses";
 
 /** An assistant as the capabilities routes show it. */
@@ -63,13 +64,7 @@ export const assistantsContract = c.router({
   list: {
     method: "GET",
     path: "/assistants",
-    query: z
-      .object({
-        /** The previous page's `nextCursor`. */
-        cursor: z.string().max(200).optional(),
-        limit: z.coerce.number().int().min(1).max(assistantListLimits.maxLimit).default(assistantListLimits.defaultLimit),
-      })
-      .strict(),
+    query: pageQuery(assistantListLimits.maxLimit),
     responses: { 200: ZSuccess.extend({ assistants: z.array(ZAssistantDetail), nextCursor: z.string().nullable() }) },
     summary: "Assistants you can see, oldest first, a page at a time",
   },
@@ -109,13 +104,8 @@ export const assistantsContract = c.router({
     method: "GET",
     path: "/assistants/:assistantId/changes",
     pathParams: ZAssistantParams,
-    query: z
-      .object({
-        /** The previous page's `nextCursor`: the version of the last change it listed. */
-        cursor: z.string().regex(/^[1-9][0-9]{0,9}$/, "must be a cursor from a previous page").optional(),
-        limit: z.coerce.number().int().min(1).max(assistantChangeLimits.maxLimit).default(assistantChangeLimits.defaultLimit),
-      })
-      .strict(),
+    // The cursor is the version of the last change the previous page listed.
+    query: pageQuery(assistantChangeLimits.maxLimit, z.string().regex(/^[1-9][0-9]{0,9}$/, "must be a cursor from a previous page")),
     responses: { 200: ZSuccess.extend({ changes: z.array(ZAssistantChange), nextCursor: z.string().nullable() }) },
     summary: "Who changed the assistant, what before and after, and when (newest first), a page at a time",
   },

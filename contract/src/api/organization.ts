@@ -4,6 +4,7 @@ import { ZAgentSlug, ZEnvironment, ZIsoDate, ZScope } from "../common";
 import { ZMemory } from "../memory";
 import { ZRole } from "./auth";
 import { ZTier } from "./capabilities";
+import { pageQuery } from "./paging";
 import { ZSuccess } from "./responses";
 
 export const ZOrganization = z.object({
@@ -44,10 +45,6 @@ export const candidateListLimit = 50;
  * control characters JSON writes six times longer, and nothing counts either.
  */
 export const organizationListLimits = { tokensPerPage: 100, membersPerPage: 200 } as const;
-
-/** A page of a list by time: the previous page's `nextCursor`, and how many. */
-const pageQuery = (perPage: number) =>
-  z.object({ cursor: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(perPage).default(perPage) }).strict();
 
 /** Agents a page: an organization may have tens of thousands, registered by writes. */
 export const agentListLimits = { defaultLimit: 500, maxLimit: 500 } as const;
@@ -146,13 +143,8 @@ export const organizationContract = c.router({
   listAgents: {
     method: "GET",
     path: "/organization/agents",
-    query: z
-      .object({
-        /** The previous page's `nextCursor`: the last slug it listed. */
-        cursor: ZAgentSlug.optional(),
-        limit: z.coerce.number().int().min(1).max(agentListLimits.maxLimit).default(agentListLimits.defaultLimit),
-      })
-      .strict(),
+    // The cursor is the last slug the previous page listed.
+    query: pageQuery(agentListLimits.maxLimit, ZAgentSlug),
     responses: { 200: ZSuccess.extend({ agents: z.array(ZAgent), nextCursor: z.string().nullable() }) },
     summary: "The agents memories were written for, in every environment, by slug, a page at a time",
   },
