@@ -2,7 +2,7 @@ import type { TEnvironment, TScope } from "@engram/contract";
 import type { TokenRepository } from "../../domain/access/ports";
 import type { Plan, TokenRecord, WriteMode } from "../../domain/access/records";
 import { newId } from "../../domain/kernel/ids";
-import { ascendingPage } from "../page-where";
+import { rowsPast } from "../page-where";
 import type { PrismaTx } from "../prisma";
 
 type TokenRow = Awaited<ReturnType<PrismaTx["accessToken"]["findUniqueOrThrow"]>>;
@@ -53,8 +53,8 @@ export function tokenRepository(db: PrismaTx): TokenRepository {
       };
     },
     async list(orgId, page) {
-      const { where, take } = ascendingPage(page, "id");
-      return (await db.accessToken.findMany({ where: { orgId, ...where }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take })).map(toRecord);
+      const where = { orgId, ...rowsPast(page?.after ?? null, "asc") };
+      return (await db.accessToken.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: page?.limit })).map(toRecord);
     },
     async revoke(id, at, orgId) {
       const where = orgId === undefined ? { id } : { id, orgId };

@@ -2,7 +2,7 @@ import type { TAssistantType, TCapabilityConfigs } from "@engram/contract";
 import type { AssistantRepository } from "../../domain/assistants/ports";
 import type { AssistantChangeRecord, AssistantRecord, AssistantSnapshot, ChangeAction } from "../../domain/assistants/records";
 import { newId } from "../../domain/kernel/ids";
-import { ascendingPage } from "../page-where";
+import { rowsPast } from "../page-where";
 import type { PrismaTx } from "../prisma";
 
 type AssistantRow = Awaited<ReturnType<PrismaTx["assistant"]["findUniqueOrThrow"]>>;
@@ -45,9 +45,9 @@ export function assistantRepository(db: PrismaTx): AssistantRepository {
       return row ? toRecord(row) : null;
     },
     async list(orgId, { visibleTo, page } = {}) {
-      const { where, take } = ascendingPage(page, "id");
       const visible = visibleTo === undefined ? {} : { AND: [{ OR: [{ type: "org_shared" }, { ownerUserId: visibleTo }] }] };
-      return (await db.assistant.findMany({ where: { orgId, ...where, ...visible }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take })).map(toRecord);
+      const where = { orgId, ...rowsPast(page?.after ?? null, "asc"), ...visible };
+      return (await db.assistant.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: page?.limit })).map(toRecord);
     },
     async update(orgId, id, expected, changes, at) {
       // The version check and the write are one statement: of two writers that read the same version, one wins.

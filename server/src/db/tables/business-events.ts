@@ -2,6 +2,7 @@ import type { TEnvironment } from "@engram/contract";
 import type { EventRepository } from "../../domain/events/ports";
 import type { BusinessEventRecord, KeySource } from "../../domain/events/records";
 import type { PrismaTx } from "../prisma";
+import { rowsPast } from "../page-where";
 import { columnList, join, type Row, sql, type Table } from "../sql";
 import { prismaReads, type SqlReads } from "../sql-reads";
 import { organizationTable } from "./organizations";
@@ -66,8 +67,7 @@ export function eventRepository(db: PrismaTx, reads: SqlReads = prismaReads(db))
           orgId: scope.orgId,
           environment: scope.environment,
           ...(type === null ? {} : { type }),
-          // `receivedAt <= t` bounds the index scan; the OR breaks the tie at t by id.
-          ...(before ? { receivedAt: { lte: before.createdAt }, OR: [{ receivedAt: { lt: before.createdAt } }, { id: { lt: before.id } }] } : {}),
+          ...rowsPast(before, "desc", { time: "receivedAt", id: "id" }),
         },
         orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
         take: limit,

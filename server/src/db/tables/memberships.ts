@@ -1,7 +1,7 @@
 import { DuplicateKeyError } from "../../domain/kernel/errors";
 import type { MembershipRepository, MemberView } from "../../domain/people/ports";
 import type { Role } from "../../domain/people/records";
-import { ascendingPage } from "../page-where";
+import { rowsPast } from "../page-where";
 import { isUniqueViolation, type PrismaTx } from "../prisma";
 
 const WITH_USER = { user: { select: { email: true, displayName: true } } } as const;
@@ -34,8 +34,8 @@ export function membershipRepository(db: PrismaTx): MembershipRepository {
       return rows.map(({ org, ...row }) => ({ ...row, role: row.role as Role, orgName: org.name, plan: org.plan }));
     },
     async list(orgId, page) {
-      const { where, take } = ascendingPage(page, "userId");
-      const rows = await db.membership.findMany({ where: { orgId, ...where }, include: WITH_USER, orderBy: [{ createdAt: "asc" }, { userId: "asc" }], take });
+      const where = { orgId, ...rowsPast(page?.after ?? null, "asc", { time: "createdAt", id: "userId" }) };
+      const rows = await db.membership.findMany({ where, include: WITH_USER, orderBy: [{ createdAt: "asc" }, { userId: "asc" }], take: page?.limit });
       return rows.map(memberView);
     },
     async view(orgId, userId) {

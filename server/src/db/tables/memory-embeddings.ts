@@ -1,6 +1,7 @@
 import type { TEnvironment } from "@engram/contract";
 import type { EmbeddingRepository } from "../../domain/retrieval/ports";
 import type { PrismaTx } from "../prisma";
+import { rowsPast } from "../page-where";
 
 /** Vectors are stored as their float32 components' bytes (little-endian on every platform Node runs on). */
 const toBytes = (vector: Float32Array) => new Uint8Array(vector.slice().buffer);
@@ -42,7 +43,7 @@ export function embeddingRepository(db: PrismaTx): EmbeddingRepository {
         where: {
           state: "durable",
           OR: [{ embedding: { is: null } }, { embedding: { model: { not: model } } }],
-          ...(after ? { AND: [{ OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.memoryId } }] }] } : {}),
+          AND: [rowsPast(after && { createdAt: after.createdAt, id: after.memoryId }, "asc")],
         },
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],
         take: limit,

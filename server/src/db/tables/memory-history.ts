@@ -3,6 +3,7 @@ import { newId } from "../../domain/kernel/ids";
 import type { PagePosition } from "../../domain/kernel/page-cursor";
 import type { HistoryAction, HistoryRecord, StoredHistoryEntry } from "../../domain/memory/records";
 import type { PrismaTx } from "../prisma";
+import { rowsPast } from "../page-where";
 import { insertStatements, type Row, type Table } from "../sql";
 import { memoryTable } from "./memories/memory-table";
 
@@ -23,7 +24,7 @@ export async function appendHistory(db: PrismaTx, entry: HistoryRecord): Promise
 /** A page of a memory's history, oldest first (by time, then id), after `after` when given (along its index). */
 export async function historyOf(db: PrismaTx, memoryId: string, after: PagePosition | null, limit: number): Promise<StoredHistoryEntry[]> {
   const rows = await db.memoryHistory.findMany({
-    where: { memoryId, ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}) },
+    where: { memoryId, ...rowsPast(after, "asc") },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take: limit,
   });

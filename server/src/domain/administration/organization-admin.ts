@@ -5,7 +5,7 @@ import type { AgentRepository } from "../access/ports";
 import type { AgentRecord, WriteMode } from "../access/records";
 import type { CandidateService } from "../candidates/candidate-review";
 import { AppError } from "../kernel/errors";
-import { decodeCursor, pageOf } from "../kernel/page-cursor";
+import { decodeCursor, encodeCursor, pageOf } from "../kernel/page-cursor";
 import { authorizeMembershipChange, type MembershipService } from "../people/memberships";
 import type { Role } from "../people/records";
 import { type OrgActor, requireManager } from "../people/roles";
@@ -51,7 +51,7 @@ export function organizationAdmin(deps: {
     /** A page of the members, oldest membership first. */
     async members(actor: OrgActor, page: { cursor?: string; limit: number }) {
       const rows = await memberships.list(actor.orgId, { after: decodeCursor(page.cursor), limit: page.limit + 1 });
-      return pageOf(rows, page.limit, (member) => ({ createdAt: member.createdAt, id: member.userId }));
+      return pageOf(rows, page.limit, (member) => encodeCursor({ createdAt: member.createdAt, id: member.userId }));
     },
 
     /** Adds a person by email, making an account with a temporary password (returned once) when there is none. */
@@ -78,7 +78,7 @@ export function organizationAdmin(deps: {
     /** A page of the tokens, oldest first, revoked ones included. */
     async tokens(actor: OrgActor, page: { cursor?: string; limit: number }) {
       const rows = await tokens.list(actor.orgId, { after: decodeCursor(page.cursor), limit: page.limit + 1 });
-      return pageOf(rows, page.limit, (token) => ({ createdAt: token.createdAt, id: token.id }));
+      return pageOf(rows, page.limit, (token) => encodeCursor(token));
     },
 
     async createToken(actor: OrgActor, input: { name: string; scopes: TScope[]; environment: TEnvironment; agents?: string[] }) {
@@ -94,8 +94,8 @@ export function organizationAdmin(deps: {
     /** A page of the organization's agents by slug; `cursor` is the last slug of the page before. */
     async agents(actor: OrgActor, page: { cursor?: string; limit: number }): Promise<{ agents: AgentRecord[]; nextCursor: string | null }> {
       const rows = await agents.list(actor.orgId, { after: page.cursor ?? null, limit: page.limit + 1 });
-      const listed = rows.slice(0, page.limit);
-      return { agents: listed, nextCursor: rows.length > page.limit ? listed.at(-1)!.slug : null };
+      const { items, nextCursor } = pageOf(rows, page.limit, (agent) => agent.slug);
+      return { agents: items, nextCursor };
     },
 
     candidates: (actor: OrgActor, environment: TEnvironment | null) => candidates.list(actor.orgId, environment, candidateListLimit),

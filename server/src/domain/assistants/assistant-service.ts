@@ -5,7 +5,7 @@ import { checkCapabilityUpdate } from "../capabilities/check-update";
 import { capabilityLimit } from "../capabilities/tiers";
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
-import { decodeCursor, pageOf } from "../kernel/page-cursor";
+import { decodeCursor, encodeCursor, pageOf } from "../kernel/page-cursor";
 import type { Repositories, Store } from "../store";
 import { type AssistantActor, actorLabel, actorUserId, canAccess, canCreate, canModify, personalAssistantsSeenBy } from "./permissions";
 import type { AssistantChanges } from "./ports";
@@ -131,7 +131,7 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
     /** A page of them; `cursor` is the page before's `nextCursor`. */
     async page(orgId: string, actor: AssistantActor, query: { cursor?: string; limit: number }) {
       const rows = await store.assistants.list(orgId, { visibleTo: personalAssistantsSeenBy(actor), page: { after: decodeCursor(query.cursor), limit: query.limit + 1 } });
-      return pageOf(rows, query.limit, (assistant) => ({ createdAt: assistant.createdAt, id: assistant.id }));
+      return pageOf(rows, query.limit, (assistant) => encodeCursor(assistant));
     },
 
     get: (orgId: string, id: string, actor: AssistantActor) => accessible(store, orgId, id, actor),
@@ -182,8 +182,8 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
       const beforeVersion = page.cursor === undefined ? null : Number(page.cursor);
       const rows = await store.assistants.changes(orgId, id, { beforeVersion, limit: page.limit + 1 });
       if (rows.length === 0 && beforeVersion === null) throw notFound(id);
-      const changes = rows.slice(0, page.limit);
-      return { changes, nextCursor: rows.length > page.limit ? String(changes.at(-1)!.version) : null };
+      const { items, nextCursor } = pageOf(rows, page.limit, (change) => String(change.version));
+      return { changes: items, nextCursor };
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { TEnvironment } from "@engram/contract";
-import { decodeCursor, pageOf } from "../kernel/page-cursor";
+import { decodeCursor, encodeCursor, pageOf } from "../kernel/page-cursor";
 import type { OrgActor } from "../people/roles";
 import type { EventRepository, WorkflowRepository } from "./ports";
 import type { BusinessEventRecord, WorkflowStateRecord } from "./records";
@@ -16,7 +16,7 @@ export function developerEventViews(deps: { events: Pick<EventRepository, "listN
     ): Promise<{ events: BusinessEventRecord[]; nextCursor: string | null }> {
       const before = decodeCursor(query.cursor);
       const rows = await events.listNewest({ orgId: actor.orgId, environment }, query.type ?? null, before, query.limit + 1);
-      const { items, nextCursor } = pageOf(rows, query.limit, (event) => ({ createdAt: event.receivedAt, id: event.id }));
+      const { items, nextCursor } = pageOf(rows, query.limit, (event) => encodeCursor({ createdAt: event.receivedAt, id: event.id }));
       return { events: items, nextCursor };
     },
 

@@ -45,8 +45,11 @@ export function decodeCursor(cursor: string | undefined, param = "cursor"): Page
   return { createdAt, id };
 }
 
-/** Cuts rows read one past `limit` to a page: the extra row tells whether another page follows. */
-export function pageOf<T>(rows: T[], limit: number, positionOf: (row: T) => PagePosition): { items: T[]; nextCursor: string | null } {
+/**
+ * Cuts rows read one past `limit` to a page: the extra row tells whether another page follows, and `cursorOf`
+ * names the page's last row for the next (`encodeCursor` of its position, or a key the list orders by).
+ */
+export function pageOf<T>(rows: T[], limit: number, cursorOf: (last: T) => string): { items: T[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);
-  return { items, nextCursor: rows.length > limit ? encodeCursor(positionOf(items.at(-1)!)) : null };
+  return { items, nextCursor: rows.length > limit ? cursorOf(items.at(-1)!) : null };
 }

@@ -1,4 +1,4 @@
-import { decodeCursor, pageOf } from "../kernel/page-cursor";
+import { decodeCursor, encodeCursor, pageOf } from "../kernel/page-cursor";
 import type { MemoryRepository } from "./ports";
 import type { StoredHistoryEntry } from "./records";
 
@@ -20,6 +20,6 @@ export interface HistoryPage {
  */
 export async function historyPage(memories: Pick<MemoryRepository, "history">, memoryId: string, query: HistoryPageQuery): Promise<HistoryPage> {
   const after = decodeCursor(query.historyCursor, "historyCursor");
-  const { items, nextCursor } = pageOf(await memories.history(memoryId, after, query.historyLimit + 1), query.historyLimit, (entry) => entry);
+  const { items, nextCursor } = pageOf(await memories.history(memoryId, after, query.historyLimit + 1), query.historyLimit, encodeCursor);
   return { entries: items, nextCursor };
 }

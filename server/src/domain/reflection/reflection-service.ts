@@ -1,7 +1,7 @@
 import { type TEnvironment, type TReflectionAction, type TReflectionProcess, type TReflectionSettingsPatch, ZReflectionSettings } from "@engram/contract";
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
-import { decodeCursor, pageOf } from "../kernel/page-cursor";
+import { decodeCursor, encodeCursor, pageOf } from "../kernel/page-cursor";
 import { storableTime } from "../kernel/storable-time";
 import { type OrgActor, requireManager } from "../people/roles";
 import type { Store } from "../store";
@@ -61,14 +61,14 @@ export function reflectionService(store: Store, deps: { clock: Clock; runner: Re
         to: query.to ? storableTime(new Date(query.to), "to") : undefined,
       };
       const rows = await store.reflectionEvents.list(scopeOf(actor, environment), filter, before, query.limit + 1);
-      const { items, nextCursor } = pageOf(rows, query.limit, (event) => ({ createdAt: event.createdAt, id: event.id }));
+      const { items, nextCursor } = pageOf(rows, query.limit, (event) => encodeCursor(event));
       return { events: items, nextCursor };
     },
 
     async audits(actor: OrgActor, environment: TEnvironment, query: { cursor?: string; limit: number }): Promise<{ audits: ReflectionRunRecord[]; nextCursor: string | null }> {
       const before = decodeCursor(query.cursor);
       const rows = await store.reflectionRuns.list(scopeOf(actor, environment), before, query.limit + 1);
-      const { items, nextCursor } = pageOf(rows, query.limit, (run) => ({ createdAt: run.startedAt, id: run.id }));
+      const { items, nextCursor } = pageOf(rows, query.limit, (run) => encodeCursor({ createdAt: run.startedAt, id: run.id }));
       return { audits: items, nextCursor };
     },
 

@@ -3,6 +3,7 @@ import { matchesNothing } from "../../../domain/retrieval/candidate-plan";
 import type { MemorySearch } from "../../../domain/retrieval/ports";
 import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
+import { rowsPast } from "../../page-where";
 import { join, type PackedRow, sql, unpackRows } from "../../sql";
 import { prismaReads, type SqlReads } from "../../sql-reads";
 import { appendHistory, historyOf } from "../memory-history";
@@ -46,8 +47,7 @@ export function memoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads
           orgId,
           environment,
           state,
-          // `createdAt <= t` bounds the index scan; the OR breaks the tie at t by id.
-          ...(before ? { createdAt: { lte: before.createdAt }, OR: [{ createdAt: { lt: before.createdAt } }, { id: { lt: before.id } }] } : {}),
+          ...rowsPast(before, "desc"),
         },
         // Along the scope index (orgId, environment, state, createdAt, id): no sort, stops at `limit`.
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],

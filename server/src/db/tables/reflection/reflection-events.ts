@@ -1,6 +1,7 @@
 import type { TEnvironment, TReflectionAction, TReflectionProcess } from "@engram/contract";
 import type { ReflectionEventRepository } from "../../../domain/reflection/ports";
 import type { PrismaTx } from "../../prisma";
+import { rowsPast } from "../../page-where";
 
 export function reflectionEventRepository(db: PrismaTx): ReflectionEventRepository {
   return {
@@ -12,7 +13,7 @@ export function reflectionEventRepository(db: PrismaTx): ReflectionEventReposito
           ...(filter.process ? { process: filter.process } : {}),
           ...(filter.action ? { action: filter.action } : {}),
           ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
-          ...(before ? { OR: [{ createdAt: { lt: before.createdAt } }, { createdAt: before.createdAt, id: { lt: before.id } }] } : {}),
+          AND: [rowsPast(before, "desc")],
         },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: limit,

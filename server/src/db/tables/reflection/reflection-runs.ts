@@ -3,6 +3,7 @@ import { newId } from "../../../domain/kernel/ids";
 import type { ReflectionRunRepository } from "../../../domain/reflection/ports";
 import type { ReflectionRunRecord, RunStatus, RunTrigger } from "../../../domain/reflection/records";
 import { isUniqueViolation, type PrismaTx } from "../../prisma";
+import { rowsPast } from "../../page-where";
 
 type RunRow = Awaited<ReturnType<PrismaTx["reflectionRun"]["findUniqueOrThrow"]>>;
 
@@ -84,7 +85,7 @@ export function reflectionRunRepository(db: PrismaTx): ReflectionRunRepository {
         where: {
           orgId: scope.orgId,
           environment: scope.environment,
-          ...(before ? { OR: [{ startedAt: { lt: before.createdAt } }, { startedAt: before.createdAt, id: { lt: before.id } }] } : {}),
+          ...rowsPast(before, "desc", { time: "startedAt", id: "id" }),
         },
         orderBy: [{ startedAt: "desc" }, { id: "desc" }],
         take: limit,
