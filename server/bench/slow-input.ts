@@ -5,7 +5,8 @@
  * encode (memories of 8,000 characters) and recall with a context block (limit 100, a 2,000-character
  * query), and to the embedded responder (a question as long as the context allows, and a memory it quotes
  * and must cut at max_tokens). Wide bodies follow, then a scope of long memories of distinct words: the
- * MCP batches that store them and the first recall, which holds the scope's newest terms in process, and last
+ * MCP batches that store them, the first recall, which holds the scope's newest terms in process, and writes of
+ * such texts sent together (encodes and events, written a bounded batch at a time), and last
  * the console's lists at their widest (bench/console-lists.ts). The server runs in this process and the
  * requests come from a worker thread, so the event-loop monitor sees only the server's work.
  */
@@ -27,6 +28,8 @@ export const TARGET_HOLD_MS = 100;
 const MEMORIES_PER_SHAPE = 10;
 /** Memories of 8,000 characters of distinct words in one scope: more terms than a scope holds in process. */
 const LONG_MEMORIES = 500;
+/** Writes of such memories sent together: the group commit would write them all in one turn, unbounded. */
+const WRITES_AT_ONCE = 32;
 
 const cjkAt = (i: number) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000));
 /** Five letters that differ from one `i` to the next, from a multiplicative hash. */
@@ -126,19 +129,24 @@ function fittingQuestion(shape: (length: number, offset: number) => string, toke
   return `ledger note ${shape(length, 3)}`;
 }
 
-// Plain JavaScript for the worker, so it needs no TypeScript loader: sends each request it is given.
+// Plain JavaScript for the worker, so it needs no TypeScript loader: sends each request it is given, or all of
+// a message's bodies at once, answering the first status that differs from the others' (or the common one).
 const CLIENT = `
 const { parentPort } = require("node:worker_threads");
-parentPort.on("message", async ({ url, token, cookie, body }) => {
+async function send(url, token, cookie, body) {
   try {
     // Accepting event streams too, as an MCP client must; every other route answers JSON all the same.
     const headers = cookie ? { cookie } : { authorization: "Bearer " + token, "content-type": "application/json", accept: "application/json, text/event-stream" };
     const response = await fetch(url, body ? { method: "POST", headers, body } : { headers });
     const text = await response.text();
-    parentPort.postMessage({ status: response.status, text: response.status >= 300 ? text.slice(0, 300) : "" });
+    return { status: response.status, text: response.status >= 300 ? text.slice(0, 300) : "" };
   } catch (error) {
-    parentPort.postMessage({ status: 0, text: String(error) });
+    return { status: 0, text: String(error) };
   }
+}
+parentPort.on("message", async ({ url, token, cookie, body, bodies }) => {
+  const answers = await Promise.all((bodies ?? [body]).map((each) => send(url, token, cookie, each)));
+  parentPort.postMessage(answers.find((answer) => answer.status !== answers[0].status) ?? answers[0]);
 });`;
 
 export async function benchSlowInput(): Promise<SlowInputResult> {
@@ -158,10 +166,14 @@ export async function benchSlowInput(): Promise<SlowInputResult> {
     const bytes = new TextEncoder().encode(JSON.stringify(body));
     return measured({ url: `${server.url}${path}`, token, body: bytes }, [bytes.buffer], expect);
   }
+  /** The same for many requests to one route sent at once; the hold is the longest while any was served. */
+  async function holdAtOnce(path: string, token: string, bodies: unknown[], expect: number[]): Promise<{ ms: number; status: number }> {
+    return measured({ url: `${server.url}${path}`, token, bodies: bodies.map((body) => JSON.stringify(body)) }, [], expect);
+  }
   /** The same for a signed-in person's GET. */
   const read = (path: string, cookie: string) => measured({ url: `${server.url}${path}`, cookie }, [], [200]);
 
-  async function measured(message: { url: string; token?: string; cookie?: string; body?: Uint8Array }, transfer: ArrayBuffer[], expect: number[]): Promise<{ ms: number; status: number }> {
+  async function measured(message: { url: string; token?: string; cookie?: string; body?: Uint8Array; bodies?: string[] }, transfer: ArrayBuffer[], expect: number[]): Promise<{ ms: number; status: number }> {
     // The monitor's first timer only sets its baseline, and a hold is recorded when the timer finally runs.
     histogram.reset();
     histogram.enable();
@@ -231,6 +243,11 @@ export async function benchSlowInput(): Promise<SlowInputResult> {
     }
     wide.push({ body: `MCP batch, 100 remembers of 8,000 characters of distinct words`, ...stored });
     wide.push({ body: `recall, first over ${LONG_MEMORIES} such memories`, ...(await hold("/v1/memory/recall", longToken, { query: "ledger note", limit: 10 }, [200])) });
+    const longText = (i: number) => `Ledger note ${i}: ${SHAPES["random lowercase words"]!(7_900, i)}`;
+    const atOnce = (offset: number) => Array.from({ length: WRITES_AT_ONCE }, (_, i) => longText(offset + i));
+    wide.push({ body: `${WRITES_AT_ONCE} encodes of such memories at once`, ...(await holdAtOnce("/v1/memory", longToken, atOnce(LONG_MEMORIES).map((text) => ({ text })), [201])) });
+    const events = atOnce(LONG_MEMORIES + WRITES_AT_ONCE).map((text) => ({ type: "note.recorded", text }));
+    wide.push({ body: `${WRITES_AT_ONCE} events of such texts at once`, ...(await holdAtOnce("/v1/memory/events", longToken, events, [201])) });
 
     const { cookie, lists } = await fillConsoleLists(server, databaseFile);
     for (const { name, path } of lists) {
@@ -258,7 +275,7 @@ export function formatSlowInput({ rows, wide }: SlowInputResult): string {
   const bodyWidth = Math.max(...wide.map((row) => row.body.length));
   lines.push(
     "",
-    "Wide bodies and a scope of long memories: longest event-loop hold of one request (ms)",
+    "Wide bodies and a scope of long memories: longest event-loop hold of one request, or of requests sent together (ms)",
     "",
     `${"body".padEnd(bodyWidth)}  status      hold`,
     ...wide.map((row) => `${row.body.padEnd(bodyWidth)}  ${String(row.status).padStart(6)}${row.ms.toFixed(1).padStart(10)}`),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BatchQueue } from "../src/domain/writes/batch-queue";
+import { countTurns } from "./event-loop-turns";
 
 describe("BatchQueue", () => {
   it("puts work submitted together, or during a running batch, into shared batches", async () => {
@@ -43,8 +44,30 @@ describe("BatchQueue", () => {
     const queue = new BatchQueue<number, number>(async (items) => {
       sizes.push(items.length);
       return items;
-    }, 4);
+    }, { maxItems: 4 });
     await Promise.all(Array.from({ length: 10 }, (_, i) => queue.submit(i)));
     expect(sizes).toEqual([4, 4, 2]);
+  });
+
+  it("caps a batch's weight, but takes an item heavier than the cap alone rather than never", async () => {
+    const batches: number[][] = [];
+    const queue = new BatchQueue<number, number>(
+      async (items) => {
+        batches.push(items);
+        return items;
+      },
+      { weigh: (n) => n, maxWeight: 10 },
+    );
+    await Promise.all([4, 5, 1, 3, 25, 2, 10, 1].map((n) => queue.submit(n)));
+    expect(batches).toEqual([[4, 5, 1], [3], [25], [2], [10], [1]]);
+  });
+
+  it("gives the event loop a turn between batches, even when each is written without one", async () => {
+    let batches = 0;
+    const queue = new BatchQueue<number, number>(async (items) => (batches++, items), { maxItems: 2 });
+    const turns = countTurns();
+    await Promise.all(Array.from({ length: 20 }, (_, i) => queue.submit(i)));
+    expect(batches).toBe(10);
+    expect(turns.stop()).toBeGreaterThanOrEqual(10);
   });
 });

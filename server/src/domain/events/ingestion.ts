@@ -3,7 +3,7 @@ import { type Caller, requireScope, resolveAgent } from "../access/caller";
 import type { Clock } from "../kernel/clock";
 import { scopeKey } from "../kernel/scope-key";
 import type { Store } from "../store";
-import { BatchQueue } from "../writes/batch-queue";
+import { BatchQueue, TEXT_WRITE_LIMITS } from "../writes/batch-queue";
 import type { IdempotentResult } from "../writes/idempotency";
 import { type Decision, writeIdempotentBatch } from "../writes/idempotent-batch";
 import type { WriteBatch } from "../writes/ports";
@@ -29,6 +29,7 @@ export function eventIngestion(store: Store, { clock }: { clock: Clock }) {
       decide: (writers) => decideEvents(store, writers),
       replayed: (body) => ({ ...body, replayed: true }),
     }),
+    TEXT_WRITE_LIMITS,
   );
 
   return {

@@ -5,7 +5,7 @@ import { AppError } from "../kernel/errors";
 import type { Retrieval, Retrieved, RetrieveInput } from "../retrieval/retrieval";
 import type { EmbeddingWriter } from "../retrieval/semantic/embedding-writer";
 import type { Store } from "../store";
-import { BatchQueue } from "../writes/batch-queue";
+import { BatchQueue, TEXT_WRITE_LIMITS } from "../writes/batch-queue";
 import { type IdempotentResult, requestHash } from "../writes/idempotency";
 import { type Decision, type KeyedSubmission, requestKeys, writeIdempotentBatch } from "../writes/idempotent-batch";
 import { historyPage, type HistoryPageQuery } from "./history-page";
@@ -76,8 +76,10 @@ export function memoryService(store: Store, { clock, retrieval, embeddings = nul
     onRetrieved?.({ orgId: caller.orgId, environment: caller.environment });
     return answer;
   };
-  const encodeQueue = new BatchQueue<EncodeSubmission, IdempotentResult<{ memory: TMemory }>>((batch) =>
-    writeIdempotentBatch(store, batch, { ledger: requestKeys(store, "memory.encode"), clock, decide: async (writers) => ({ decisions: writers.map(decideEncode) }) }),
+  const encodeQueue = new BatchQueue<EncodeSubmission, IdempotentResult<{ memory: TMemory }>>(
+    (batch) =>
+      writeIdempotentBatch(store, batch, { ledger: requestKeys(store, "memory.encode"), clock, decide: async (writers) => ({ decisions: writers.map(decideEncode) }) }),
+    TEXT_WRITE_LIMITS,
   );
 
   const changes = memoryStateChanges(store, clock);
