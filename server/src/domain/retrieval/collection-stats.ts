@@ -22,9 +22,10 @@ export const MAX_CHANGES_APPLIED = 512;
  * Terms counted in one statement. A statement counts each term in a column of its own, and databases bound
  * the columns of a result (SQLite 2,000, Postgres 1,664), which the terms of feedback's best matches (up to 4,096
  * a memory) can pass; each statement is its own snapshot, its version kept with its counts. SQLite counts in
- * this process, so the bound is also how long one statement holds the event loop.
+ * this process, so the bound is also how long one statement holds the event loop: the feedback terms of long
+ * best matches fill several statements rather than one long one.
  */
-export const MAX_TERMS_PER_COUNT = 250;
+export const MAX_TERMS_PER_COUNT = 100;
 export const MAX_CHANGED_TEXT = 64 * 1024;
 
 /** The statistics of one retrieval: the scope's state as read once, and its terms' document frequencies. */
