@@ -10,6 +10,7 @@ import { systemClock } from "./domain/kernel/clock";
 import type { Peers } from "./domain/kernel/peers";
 import { rateLimitPolicy } from "./domain/rate-limits/policy";
 import { reflectionScheduler } from "./domain/reflection/scheduler";
+import { sweepExpiredKeys } from "./domain/writes/idempotency";
 import { defaultApplicationConfig } from "./application-config";
 import { createServices, type Services } from "./services";
 
@@ -143,9 +144,8 @@ function runBackground(services: Services, config: ServerConfig, logger: Logger,
   const { store } = services;
   const clock = options.now ?? systemClock;
   const sweep = setInterval(() => {
-    store.transaction((tx) => tx.idempotency.deleteExpired(clock())).catch((err) => logger.warn({ err }, "idempotency sweep failed"));
-    // Rate-limit counters matter for their own minute only.
-    store.rateLimits.deleteBefore(Math.floor(clock().getTime() / 60_000) - 1).catch((err) => logger.warn({ err }, "rate-limit sweep failed"));
+    sweepExpiredKeys(store.idempotency, clock()).catch((err) => logger.warn({ err }, "idempotency sweep failed"));
+    services.rateLimiter.sweep().catch((err) => logger.warn({ err }, "rate-limit sweep failed"));
     services.sessions.sweep().catch((err) => logger.warn({ err }, "session sweep failed"));
   }, IDEMPOTENCY_SWEEP_MS);
   sweep.unref();

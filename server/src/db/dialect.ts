@@ -1,5 +1,5 @@
 import type { DatabaseConfig } from "./config";
-import { type PackRow, raw, type Sql, sql } from "./sql";
+import { limitOf, type PackRow, raw, type Sql, sql } from "./sql";
 import { fts5Search } from "./tables/memories/fts5-search";
 import type { FullTextSearch } from "./tables/memories/full-text";
 import { tsvectorSearch } from "./tables/memories/tsvector-search";
@@ -19,6 +19,11 @@ export interface Dialect {
   readonly memorySearch: FullTextSearch;
   /** The UTC day (YYYY-MM-DD) of a timestamp column, for per-day counts. */
   readonly utcDay: (column: Sql) => Sql;
+  /**
+   * A DELETE of at most `limit` of `table`'s rows matching `where`, picked by where each row is stored (SQLite's
+   * rowid, Postgres's ctid): a bounded delete needs no key, however many columns the table's key has.
+   */
+  readonly deleteSome: (table: string, where: Sql, limit: number) => Sql;
 }
 
 /**
@@ -37,9 +42,22 @@ const sqlitePacking = packing((values) => `json_array(${values})`, (column) => `
 const postgresPacking = packing((values) => `json_build_array(${values})::text`, (column) => `extract(epoch from m."${column}") * 1000`);
 
 const dialects: Record<DatabaseConfig["provider"], Dialect> = {
-  sqlite: { provider: "sqlite", packRow: sqlitePacking, memorySearch: fts5Search(sqlitePacking), utcDay: (column) => sql`strftime('%Y-%m-%d', ${column})` },
-  // Timestamps are stored in UTC without a zone.
-  postgres: { provider: "postgres", packRow: postgresPacking, memorySearch: tsvectorSearch(postgresPacking), utcDay: (column) => sql`to_char(${column}, 'YYYY-MM-DD')` },
+  sqlite: {
+    provider: "sqlite",
+    packRow: sqlitePacking,
+    memorySearch: fts5Search(sqlitePacking),
+    utcDay: (column) => sql`strftime('%Y-%m-%d', ${column})`,
+    deleteSome: (table, where, limit) => sql`DELETE FROM ${raw(`"${table}"`)} WHERE rowid IN (SELECT rowid FROM ${raw(`"${table}"`)} WHERE ${where} ${limitOf(limit)})`,
+  },
+  postgres: {
+    provider: "postgres",
+    packRow: postgresPacking,
+    memorySearch: tsvectorSearch(postgresPacking),
+    // Timestamps are stored in UTC without a zone.
+    utcDay: (column) => sql`to_char(${column}, 'YYYY-MM-DD')`,
+    // `= ANY(ARRAY(…))` rather than `IN (…)`: Postgres then fetches the rows by their ctids (a TID scan).
+    deleteSome: (table, where, limit) => sql`DELETE FROM ${raw(`"${table}"`)} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${raw(`"${table}"`)} WHERE ${where} ${limitOf(limit)}))`,
+  },
 };
 
 export const dialectFor = (provider: DatabaseConfig["provider"]): Dialect => dialects[provider];

@@ -1,5 +1,6 @@
 import { newId } from "../../domain/kernel/ids";
 import type { IdempotencyKeyScope, IdempotencyRepository, KeyClaim } from "../../domain/writes/ports";
+import type { Dialect } from "../dialect";
 import type { PrismaTx } from "../prisma";
 import { join, type Row, type Sql, sql, type Table } from "../sql";
 import { prismaReads, type SqlReads } from "../sql-reads";
@@ -30,7 +31,7 @@ export function deleteExpiredKeys(scope: Omit<IdempotencyKeyScope, "key">, keys:
 }
 
 /** `reads` serves the key lookup of every keyed write (outside a transaction: the driver's own statements). */
-export function idempotencyRepository(db: PrismaTx, reads: SqlReads = prismaReads(db)): IdempotencyRepository {
+export function idempotencyRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads = prismaReads(db)): IdempotencyRepository {
   return {
     async findMany(scope, keys, now) {
       if (keys.length === 0) return [];
@@ -47,9 +48,6 @@ export function idempotencyRepository(db: PrismaTx, reads: SqlReads = prismaRead
         expired: new Date(row.expiresAt) <= now,
       }));
     },
-    async deleteExpired(now) {
-      const { count } = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: now } } });
-      return count;
-    },
+    deleteExpired: (now, limit) => db.$executeRaw(dialect.deleteSome("IdempotencyRecord", sql`"expiresAt" <= ${now}`, limit)),
   };
 }

@@ -1,7 +1,9 @@
 import type { LoginThrottleRepository } from "../../domain/people/ports";
+import type { Dialect } from "../dialect";
 import type { PrismaTx } from "../prisma";
+import { sql } from "../sql";
 
-export function loginThrottleRepository(db: PrismaTx): LoginThrottleRepository {
+export function loginThrottleRepository(db: PrismaTx, dialect: Dialect): LoginThrottleRepository {
   return {
     async recordFailure(keys, windowStart) {
       const counts: number[] = [];
@@ -18,9 +20,6 @@ export function loginThrottleRepository(db: PrismaTx): LoginThrottleRepository {
     async forgive(keys, windowStart) {
       await db.loginThrottle.updateMany({ where: { key: { in: [...keys] }, windowStart, failures: { gt: 0 } }, data: { failures: { decrement: 1 } } });
     },
-    async deleteBefore(windowStart) {
-      const { count } = await db.loginThrottle.deleteMany({ where: { windowStart: { lt: windowStart } } });
-      return count;
-    },
+    deleteBefore: (windowStart, limit) => db.$executeRaw(dialect.deleteSome("LoginThrottle", sql`"windowStart" < ${windowStart}`, limit)),
   };
 }

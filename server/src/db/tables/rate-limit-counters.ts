@@ -1,7 +1,9 @@
 import type { RateLimitRepository } from "../../domain/rate-limits/ports";
+import type { Dialect } from "../dialect";
 import type { PrismaTx } from "../prisma";
+import { sql } from "../sql";
 
-export function rateLimitRepository(db: PrismaTx): RateLimitRepository {
+export function rateLimitRepository(db: PrismaTx, dialect: Dialect): RateLimitRepository {
   return {
     async add(key, windowStart, amount) {
       // One atomic statement on both providers: concurrent processes each see the total their own addition made.
@@ -13,9 +15,6 @@ export function rateLimitRepository(db: PrismaTx): RateLimitRepository {
         RETURNING "count"`;
       return Number(row!.count);
     },
-    async deleteBefore(windowStart) {
-      const { count } = await db.rateLimitCounter.deleteMany({ where: { windowStart: { lt: windowStart } } });
-      return count;
-    },
+    deleteBefore: (windowStart, limit) => db.$executeRaw(dialect.deleteSome("RateLimitCounter", sql`"windowStart" < ${windowStart}`, limit)),
   };
 }

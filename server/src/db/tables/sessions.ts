@@ -1,13 +1,15 @@
 import { newId } from "../../domain/kernel/ids";
 import type { SessionRepository } from "../../domain/people/ports";
 import type { SessionRecord } from "../../domain/people/records";
+import type { Dialect } from "../dialect";
 import type { PrismaTx } from "../prisma";
+import { sql } from "../sql";
 
 type SessionRow = Awaited<ReturnType<PrismaTx["session"]["findUniqueOrThrow"]>>;
 
 const toRecord = ({ secretHash: _hash, ...session }: SessionRow): SessionRecord => session;
 
-export function sessionRepository(db: PrismaTx): SessionRepository {
+export function sessionRepository(db: PrismaTx, dialect: Dialect): SessionRepository {
   return {
     async create(session) {
       return toRecord(await db.session.create({ data: { id: newId("ses"), ...session, lastSeenAt: session.createdAt } }));
@@ -29,9 +31,6 @@ export function sessionRepository(db: PrismaTx): SessionRepository {
       const { count } = await db.session.deleteMany({ where: { userId } });
       return count;
     },
-    async deleteExpired(now, idleBefore) {
-      const { count } = await db.session.deleteMany({ where: { OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: idleBefore } }] } });
-      return count;
-    },
+    deleteExpired: (now, idleBefore, limit) => db.$executeRaw(dialect.deleteSome("Session", sql`"expiresAt" <= ${now} OR "lastSeenAt" <= ${idleBefore}`, limit)),
   };
 }

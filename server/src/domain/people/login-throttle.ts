@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
+import { deleteInStatements } from "../kernel/in-turns";
 import type { LoginThrottleRepository } from "./ports";
 
 export interface LoginThrottlePolicy {
@@ -45,7 +46,10 @@ export function loginThrottle(repository: LoginThrottleRepository, policy: Login
       return { succeeded: forgive };
     },
     /** Counts of past windows no longer matter. */
-    sweep: () => repository.deleteBefore(window().start),
+    sweep() {
+      const { start } = window();
+      return deleteInStatements((limit) => repository.deleteBefore(start, limit));
+    },
   };
 }
 

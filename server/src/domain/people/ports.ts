@@ -68,8 +68,8 @@ export interface SessionRepository {
   delete(id: string): Promise<void>;
   /** Ends every session of a person; answers how many ended. */
   deleteForUser(userId: string): Promise<number>;
-  /** Removes sessions past their absolute end or idle since before `idleBefore`. */
-  deleteExpired(now: Date, idleBefore: Date): Promise<number>;
+  /** Removes at most `limit` sessions past their absolute end or idle since before `idleBefore`; answers how many. */
+  deleteExpired(now: Date, idleBefore: Date, limit: number): Promise<number>;
 }
 
 export interface LoginThrottleRepository {
@@ -77,5 +77,6 @@ export interface LoginThrottleRepository {
   recordFailure(keys: readonly string[], windowStart: number): Promise<number[]>;
   /** Takes one failure back off each key's window (an attempt that turned out not to fail), in one statement. */
   forgive(keys: readonly string[], windowStart: number): Promise<void>;
-  deleteBefore(windowStart: number): Promise<number>;
+  /** Deletes at most `limit` counts of windows that started before `windowStart`; answers how many. */
+  deleteBefore(windowStart: number, limit: number): Promise<number>;
 }

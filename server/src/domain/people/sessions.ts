@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Plan } from "../access/records";
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
+import { deleteInStatements } from "../kernel/in-turns";
 import type { Repositories, Store } from "../store";
 import { DEFAULT_LOGIN_THROTTLE, type LoginThrottlePolicy, loginThrottle } from "./login-throttle";
 import { checkNewPassword, hashPassword, passwordVerifier } from "./passwords";
@@ -157,7 +158,8 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
     /** Sweeps sessions that have ended (resolve() refuses them anyway) and past sign-in failure counts. */
     async sweep(): Promise<void> {
       const now = clock();
-      await store.sessions.deleteExpired(now, new Date(now.getTime() - policy.idleMs));
+      const idleBefore = new Date(now.getTime() - policy.idleMs);
+      await deleteInStatements((limit) => store.sessions.deleteExpired(now, idleBefore, limit));
       await throttle.sweep();
     },
   };

@@ -1,6 +1,7 @@
 import type { TEnvironment } from "@engram/contract";
 import type { Plan } from "../access/records";
 import type { Clock } from "../kernel/clock";
+import { deleteInStatements } from "../kernel/in-turns";
 import { scopeKey } from "../kernel/scope-key";
 import { RATE_LIMIT_WINDOW_SECONDS, type RateLimitPolicy, type RouteGroup } from "./policy";
 import type { RateLimitKey, RateLimitRepository } from "./ports";
@@ -55,6 +56,12 @@ export class RateLimiter {
     private readonly policy: RateLimitPolicy,
     private readonly options: { clock: Clock; onError?: (error: unknown) => void },
   ) {}
+
+  /** Deletes the shared counters of windows before the last: a counter matters for its own window only. */
+  sweep(): Promise<number> {
+    const current = Math.floor(this.options.clock().getTime() / (RATE_LIMIT_WINDOW_SECONDS * 1000));
+    return deleteInStatements((limit) => this.repository.deleteBefore(current - 1, limit));
+  }
 
   /** Admits or refuses one request of `group` by `subject`; null when the group has no limit. */
   async take(subject: RateLimitSubject, group: RouteGroup): Promise<RateLimitDecision | null> {

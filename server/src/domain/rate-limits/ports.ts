@@ -13,6 +13,6 @@ export interface RateLimitRepository {
    * in one atomic statement, creating it at need, and answers the counter's new value.
    */
   add(key: RateLimitKey, windowStart: number, amount: number): Promise<number>;
-  /** Deletes the counters of windows that started before `windowStart`. */
-  deleteBefore(windowStart: number): Promise<number>;
+  /** Deletes at most `limit` counters of windows that started before `windowStart`; answers how many. */
+  deleteBefore(windowStart: number, limit: number): Promise<number>;
 }

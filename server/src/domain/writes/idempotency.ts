@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { deleteInStatements } from "../kernel/in-turns";
+import type { IdempotencyRepository } from "./ports";
 
 /** How long a request key (encode) is remembered; an event's key lasts as long as the event. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -24,4 +26,9 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value);
+}
+
+/** Deletes the records of every key expired by `now` (the keys are free again), a statement's worth at a time. */
+export function sweepExpiredKeys(keys: Pick<IdempotencyRepository, "deleteExpired">, now: Date): Promise<number> {
+  return deleteInStatements((limit) => keys.deleteExpired(now, limit));
 }

@@ -30,7 +30,8 @@ export interface KeyClaim {
 export interface IdempotencyRepository {
   /** The stored answers for several keys of one organization, environment and route, expired ones marked. */
   findMany(scope: Omit<IdempotencyKeyScope, "key">, keys: readonly string[], now: Date): Promise<StoredKey[]>;
-  deleteExpired(now: Date): Promise<number>;
+  /** Deletes at most `limit` records expired by `now`; answers how many. */
+  deleteExpired(now: Date, limit: number): Promise<number>;
 }
 
 /** Writes queued by a batch and committed together: all of them or none. */
