@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "@engram/test-support";
-import type { DatabaseConfig } from "../src/db/config";
 import { openStore } from "../src/db/store";
 import { ROWS_PER_SWEEP_STATEMENT } from "../src/domain/kernel/in-turns";
 import { DEFAULT_LOGIN_THROTTLE, loginThrottle } from "../src/domain/people/login-throttle";
@@ -17,11 +16,9 @@ import { countTurns } from "./event-loop-turns";
  * meet whatever piled up since the last: a day of keyed writes is millions of keys. Each deletes a bounded
  * number of rows a statement, with a turn of the event loop between, and keeps every row still current.
  */
-let database: DatabaseConfig;
 let store: Store;
 beforeAll(async () => {
-  database = await freshDatabase();
-  store = await openStore(database);
+  store = await openStore(await freshDatabase());
 });
 afterAll(() => store?.close());
 
