@@ -279,6 +279,22 @@ describe("removing", () => {
     expect(log[1]!.actor).toBe(`user:${owner.email}`);
   });
 
+  it("deletes more personal assistants than one statement can name, logging each", async () => {
+    const orgId = await server.newOrg();
+    const owner = await server.signedIn(orgId, "owner");
+    const member = await server.signedIn(orgId, "member");
+    const first = (await member.post("/api/assistants", { name: "Mine", type: "employee_personal" })).body.assistant;
+    const row = await server.db.assistant.findUniqueOrThrow({ where: { id: first._id } });
+    const copies = 1_200;
+    for (let start = 0; start < copies; start += 100) {
+      const data = Array.from({ length: 100 }, (_, i) => ({ ...row, id: `${first._id}_${start + i}`, name: `Mine ${start + i}` }));
+      await server.db.assistant.createMany({ data });
+    }
+    expect((await owner.delete(`/api/organization/members/${member.userId}`)).status).toBe(200);
+    expect(await server.db.assistant.count({ where: { orgId, ownerUserId: member.userId } })).toBe(0);
+    expect(await server.db.assistantChange.count({ where: { orgId, action: "deleted" } })).toBe(copies + 1);
+  });
+
   it("leaves the removed person's session in no organization (404 organization_not_found), or in their other one", async () => {
     const orgId = await server.newOrg();
     const owner = await server.signedIn(orgId, "owner");

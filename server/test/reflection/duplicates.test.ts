@@ -5,6 +5,7 @@ import { apiClient, startTestServer, type TestServer } from "@engram/test-suppor
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlannedMemory } from "../../src/domain/memory/ports";
 import { reflectionContext } from "../../src/domain/reflection/context";
+import { CHANGES_PER_TRANSACTION } from "../../src/domain/reflection/process";
 import { duplicatesProcess } from "../../src/domain/reflection/processes/duplicates";
 import { bandShape, candidateProbability, jaccard, similarGroups, type TermSet, UnionFind, Vocabulary } from "../../src/domain/reflection/processes/near-duplicates";
 import { DEFAULT_REFLECTION_SETTINGS } from "../../src/domain/reflection/settings";
@@ -211,6 +212,33 @@ describe("the duplicates process", () => {
     expect(new Set(details.duplicateIds).size).toBe(100);
     expect(ids.slice(1)).toEqual(expect.arrayContaining(details.duplicateIds));
     expect(await server.db.reflectionEvent.count({ where: { runId: result.runId, action: "suppressed_duplicate", relatedId: event.memoryId } })).toBe(104);
+  });
+
+  it("commits a merge a few changes a transaction, the survivor's reinforcement with the last", async () => {
+    const { orgId, encode, states } = await tenant();
+    const text = sentence(3, 12);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await encode({ text }));
+    const context = reflectionContext(server.services.store, { scope: { orgId, environment: "production" }, runId: `rfr_${randomUUID()}`, settings: DEFAULT_REFLECTION_SETTINGS, clock: () => new Date() });
+    // The changes each transaction made: on SQLite a transaction holds the event loop until it commits.
+    const perTransaction: number[] = [];
+    const result = await duplicatesProcess.run({
+      ...context,
+      transaction: (work) =>
+        context.transaction(async (memories) => {
+          let changes = 0;
+          const answer = await work({
+            ...memories,
+            changeState: (...args) => (changes++, memories.changeState(...args)),
+            reinforce: (...args) => (changes++, memories.reinforce(...args)),
+          });
+          perTransaction.push(changes);
+          return answer;
+        }),
+    });
+    expect(result.actions).toBe(12);
+    expect(perTransaction).toEqual([CHANGES_PER_TRANSACTION, CHANGES_PER_TRANSACTION, 2]);
+    expect(await states(...ids)).toEqual([durable, ...ids.slice(1).map(() => duplicateOf(ids[0]!))]);
   });
 
   it("keeps the best-supported memory: most reinforcements, then highest confidence, then the oldest", async () => {

@@ -6,6 +6,18 @@ import { rowsPast } from "../page-where";
 import type { PrismaTx } from "../prisma";
 
 type AssistantRow = Awaited<ReturnType<PrismaTx["assistant"]["findUniqueOrThrow"]>>;
+
+/** Ids one statement names at most: Prisma's SQLite driver binds fewer than a thousand values a statement. */
+const IDS_PER_STATEMENT = 500;
+/** Change rows one statement inserts, each a dozen values, within the same bound. */
+const CHANGES_PER_STATEMENT = 50;
+
+const changeRow = (change: Omit<AssistantChangeRecord, "id">) => ({
+  ...change,
+  id: newId("achg"),
+  before: change.before === null ? null : JSON.stringify(change.before),
+  after: JSON.stringify(change.after),
+});
 type ChangeRow = Awaited<ReturnType<PrismaTx["assistantChange"]["findUniqueOrThrow"]>>;
 
 function toRecord(row: AssistantRow): AssistantRecord {
@@ -71,14 +83,20 @@ export function assistantRepository(db: PrismaTx): AssistantRepository {
     },
     async deletePersonal(orgId, ownerUserId) {
       const rows = await db.assistant.findMany({ where: { orgId, ownerUserId, type: "employee_personal" } });
-      await db.assistant.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
+      // By the ids read, so an assistant made meanwhile is not deleted unlogged; a statement names at most
+      // IDS_PER_STATEMENT of them, within what the databases bind.
+      for (let start = 0; start < rows.length; start += IDS_PER_STATEMENT) {
+        await db.assistant.deleteMany({ where: { id: { in: rows.slice(start, start + IDS_PER_STATEMENT).map((row) => row.id) } } });
+      }
       return rows.map(toRecord);
     },
     async appendChange(change) {
-      const row = await db.assistantChange.create({
-        data: { ...change, id: newId("achg"), before: change.before === null ? null : JSON.stringify(change.before), after: JSON.stringify(change.after) },
-      });
-      return toChange(row);
+      return toChange(await db.assistantChange.create({ data: changeRow(change) }));
+    },
+    async appendChanges(changes) {
+      for (let start = 0; start < changes.length; start += CHANGES_PER_STATEMENT) {
+        await db.assistantChange.createMany({ data: changes.slice(start, start + CHANGES_PER_STATEMENT).map(changeRow) });
+      }
     },
     async changes(orgId, assistantId, { beforeVersion, limit }) {
       const rows = await db.assistantChange.findMany({

@@ -23,6 +23,8 @@ export interface AssistantRepository {
   /** Deletes a member's personal assistants in the organization, answering what was deleted. */
   deletePersonal(orgId: string, ownerUserId: string): Promise<AssistantRecord[]>;
   appendChange(change: Omit<AssistantChangeRecord, "id">): Promise<AssistantChangeRecord>;
+  /** Many changes in a few statements (a departing member's assistants, deleted together). */
+  appendChanges(changes: ReadonlyArray<Omit<AssistantChangeRecord, "id">>): Promise<void>;
   /** The assistant's changes, newest first: those before version `beforeVersion` when given. */
   changes(orgId: string, assistantId: string, page: { beforeVersion: number | null; limit: number }): Promise<AssistantChangeRecord[]>;
 }

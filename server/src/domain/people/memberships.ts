@@ -98,19 +98,20 @@ export function membershipService(store: Store, { clock }: { clock: Clock }) {
         await tx.memberships.remove(orgId, userId);
         await requireAnOwner(tx, orgId, current.role);
         const at = clock();
-        for (const assistant of await tx.assistants.deletePersonal(orgId, userId)) {
-          await tx.assistants.appendChange({
+        const deleted = await tx.assistants.deletePersonal(orgId, userId);
+        await tx.assistants.appendChanges(
+          deleted.map((assistant) => ({
             orgId,
             assistantId: assistant.id,
-            action: "deleted",
+            action: "deleted" as const,
             actorUserId: actor === "cli" ? null : actor.userId,
             actor: actor === "cli" ? "cli" : actor.label,
             before: { name: assistant.name, capabilities: assistant.capabilities },
             after: {},
             version: assistant.version + 1,
             createdAt: at,
-          });
-        }
+          })),
+        );
       });
     },
   };

@@ -1,5 +1,5 @@
 import { analyzeText, foldText } from "@engram/retrieval";
-import { type ProcessResult, REFLECTION_BATCH, type ReflectionContext, type ReflectionProcess } from "../process";
+import { CHANGES_PER_TRANSACTION, type ProcessResult, REFLECTION_BATCH, type ReflectionContext, type ReflectionProcess } from "../process";
 import { jaccard, similarGroups, type TermSet, Vocabulary, without } from "./near-duplicates";
 import { scopePages } from "./scope-pages";
 
@@ -121,16 +121,17 @@ class SurvivorChanged extends Error {}
 
 /**
  * Suppresses the duplicates and reinforces the survivor once, each change a compare-and-set with its
- * history row and event. A merge of up to one batch commits whole or not at all; a larger one commits a
- * batch at a time, the survivor's reinforcement with the last. Answers the changes made.
+ * history row and event. A merge commits a few duplicates a transaction (CHANGES_PER_TRANSACTION), the
+ * survivor's reinforcement with the last, and yields between them: on SQLite a transaction holds the event
+ * loop, and a survivor may absorb thousands. Answers the changes made.
  */
 async function applyMerge(context: ReflectionContext, { survivor, duplicates }: Merge): Promise<number> {
   const { scope, runId } = context;
   const absorbed: string[] = [];
   let changes = 0;
-  for (let start = 0; start < duplicates.length; start += REFLECTION_BATCH) {
-    const chunk = duplicates.slice(start, start + REFLECTION_BATCH);
-    const last = start + REFLECTION_BATCH >= duplicates.length;
+  for (let start = 0; start < duplicates.length; start += CHANGES_PER_TRANSACTION) {
+    const chunk = duplicates.slice(start, start + CHANGES_PER_TRANSACTION);
+    const last = start + CHANGES_PER_TRANSACTION >= duplicates.length;
     try {
       const suppressed = await context.transaction(async (memories) => {
         await memories.lock(scope, [...chunk.map(({ entry }) => entry.id), ...(last ? [survivor.id] : [])]);
