@@ -26,6 +26,13 @@ const CLAIM_SHARE = 1 / 8;
 /** The largest claim: one shared write per this many requests at most. */
 const MAX_CLAIM = 100;
 
+const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
+
+/** The number of the fixed window that `nowMs` falls in. */
+function windowOf(nowMs: number): number {
+  return Math.floor(nowMs / WINDOW_MS);
+}
+
 /** How many requests to claim when the shared counter stood at `total`: an eighth of what is left, 1 to 100. */
 function claimSize(limit: number, total: number): number {
   return Math.max(1, Math.min(MAX_CLAIM, Math.floor((limit - total) * CLAIM_SHARE)));
@@ -59,7 +66,7 @@ export class RateLimiter {
 
   /** Deletes the shared counters of windows before the last: a counter matters for its own window only. */
   sweep(): Promise<number> {
-    const current = Math.floor(this.options.clock().getTime() / (RATE_LIMIT_WINDOW_SECONDS * 1000));
+    const current = windowOf(this.options.clock().getTime());
     return deleteInStatements((limit) => this.repository.deleteBefore(current - 1, limit));
   }
 
@@ -68,8 +75,8 @@ export class RateLimiter {
     const limit = this.policy.limitFor(subject.plan, subject.environment, group);
     if (limit === null) return null;
     const nowMs = this.options.clock().getTime();
-    const windowStart = Math.floor(nowMs / (RATE_LIMIT_WINDOW_SECONDS * 1000));
-    const resetSeconds = Math.max(1, Math.ceil(((windowStart + 1) * RATE_LIMIT_WINDOW_SECONDS * 1000 - nowMs) / 1000));
+    const windowStart = windowOf(nowMs);
+    const resetSeconds = Math.max(1, Math.ceil(((windowStart + 1) * WINDOW_MS - nowMs) / 1000));
     const key: RateLimitKey = { orgId: subject.orgId, environment: subject.environment, routeGroup: group };
     const counter = this.#counterFor(scopeKey(key, group), windowStart);
 
