@@ -30,6 +30,7 @@ export function applicationConfigFrom(env: NodeJS.ProcessEnv): ApplicationConfig
     sessions: {
       idleMs: wholeNumberSetting(env, "ENGRAM_SESSION_IDLE_MINUTES", DEFAULT_SESSION_POLICY.idleMs / 60_000, { min: 1, max: MINUTES_A_YEAR, unit: "minutes" }) * 60_000,
       absoluteMs: wholeNumberSetting(env, "ENGRAM_SESSION_MAX_HOURS", DEFAULT_SESSION_POLICY.absoluteMs / 3_600_000, { min: 1, max: HOURS_A_YEAR, unit: "hours" }) * 3_600_000,
+      maxPerPerson: DEFAULT_SESSION_POLICY.maxPerPerson,
       throttle: DEFAULT_SESSION_POLICY.throttle,
     },
     cookieSecure,

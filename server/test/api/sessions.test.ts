@@ -210,6 +210,74 @@ describe("session lifetimes on the server's clock", () => {
   });
 });
 
+describe("how many sessions a person keeps", () => {
+  const clock = manualClock();
+  let capped: TestServer;
+  beforeAll(async () => {
+    capped = await startTestServer({ now: clock.now, application: applicationWith({ sessions: { maxPerPerson: 3 } }) });
+  });
+  afterAll(() => capped?.stop());
+
+  it("one sign-in past the limit ends the least recently used session, not the oldest", async () => {
+    const orgId = await capped.newOrg();
+    const person = await capped.newPerson(orgId);
+    const browsers: SessionClient[] = [];
+    for (const minutes of [0, 2, 4]) {
+      clock.set(minutes * 60_000);
+      const browser = new SessionClient(capped.url);
+      await browser.signIn(person.email, person.password);
+      browsers.push(browser);
+    }
+    // The first browser is used again (more than the minute between activity writes later), so the second is now
+    // the least recently used.
+    clock.set(6 * 60_000);
+    expect((await browsers[0]!.get("/api/auth/me")).status).toBe(200);
+
+    clock.set(8 * 60_000);
+    const fourth = new SessionClient(capped.url);
+    await fourth.signIn(person.email, person.password);
+    const statuses = async () => Promise.all([...browsers, fourth].map(async (browser) => (await browser.get("/api/auth/me")).status));
+    expect(await statuses()).toEqual([200, 401, 200, 200]);
+    expect(await capped.db.session.count({ where: { userId: person.userId } })).toBe(3);
+
+    // A password change then has three sessions to end, and starts the one it answers with.
+    const changed = await fourth.post("/api/auth/password", { currentPassword: person.password, newPassword: "a brand new passphrase" });
+    expect(changed.status).toBe(200);
+    expect(await statuses()).toEqual([401, 401, 401, 200]);
+    expect(await capped.db.session.count({ where: { userId: person.userId } })).toBe(1);
+  });
+
+  it("other people's sessions do not count towards a person's limit", async () => {
+    const orgId = await capped.newOrg();
+    const [one, two] = [await capped.newPerson(orgId), await capped.newPerson(orgId)];
+    const ofOne: SessionClient[] = [];
+    for (let i = 0; i < 3; i++) {
+      const browser = new SessionClient(capped.url);
+      await browser.signIn(one.email, one.password);
+      ofOne.push(browser);
+    }
+    for (let i = 0; i < 3; i++) await new SessionClient(capped.url).signIn(two.email, two.password);
+    for (const browser of ofOne) expect((await browser.get("/api/auth/me")).status).toBe(200);
+  });
+
+  it("a sign-in keeps its own session, even in the same moment as the others or on a clock behind theirs", async () => {
+    clock.set(60 * 60_000);
+    const orgId = await capped.newOrg();
+    const person = await capped.newPerson(orgId);
+    for (let i = 0; i < 6; i++) {
+      const browser = new SessionClient(capped.url);
+      await browser.signIn(person.email, person.password);
+      expect((await browser.get("/api/auth/me")).status, `sign-in ${i + 1}`).toBe(200);
+    }
+    // Another process's clock may read a little earlier: its new session is then the least recently used.
+    clock.set(59 * 60_000);
+    const behind = new SessionClient(capped.url);
+    await behind.signIn(person.email, person.password);
+    expect((await behind.get("/api/auth/me")).status).toBe(200);
+    expect(await capped.db.session.count({ where: { userId: person.userId } })).toBe(3);
+  });
+});
+
 describe("changing the password", () => {
   it("ends the person's other sessions and replaces this one's cookie", async () => {
     const orgId = await server.newOrg();

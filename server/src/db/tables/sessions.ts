@@ -31,6 +31,13 @@ export function sessionRepository(db: PrismaTx, dialect: Dialect): SessionReposi
       const { count } = await db.session.deleteMany({ where: { userId } });
       return count;
     },
+    async deleteLeastRecent(userId, { sessionId, keep, limit }) {
+      const where = { userId, id: { not: sessionId } };
+      const past = await db.session.findMany({ where, orderBy: [{ lastSeenAt: "desc" }, { id: "desc" }], skip: keep, take: limit, select: { id: true } });
+      if (!past.length) return 0;
+      const { count } = await db.session.deleteMany({ where: { id: { in: past.map((session) => session.id) } } });
+      return count;
+    },
     deleteExpired: (now, idleBefore, limit) => db.$executeRaw(dialect.deleteSome("Session", sql`"expiresAt" <= ${now} OR "lastSeenAt" <= ${idleBefore}`, limit)),
   };
 }

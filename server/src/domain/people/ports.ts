@@ -68,6 +68,11 @@ export interface SessionRepository {
   delete(id: string): Promise<void>;
   /** Ends every session of a person; answers how many ended. */
   deleteForUser(userId: string): Promise<number>;
+  /**
+   * Ends at most `limit` of a person's sessions other than `sessionId` and past the `keep` most recently used
+   * of them; answers how many ended.
+   */
+  deleteLeastRecent(userId: string, options: { sessionId: string; keep: number; limit: number }): Promise<number>;
   /** Removes at most `limit` sessions past their absolute end or idle since before `idleBefore`; answers how many. */
   deleteExpired(now: Date, idleBefore: Date, limit: number): Promise<number>;
 }

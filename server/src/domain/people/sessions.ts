@@ -14,11 +14,24 @@ export interface SessionPolicy {
   idleMs: number;
   /** A session ends this long after sign-in, however active. */
   absoluteMs: number;
+  /** A person keeps at most this many sessions: one more sign-in ends the least recently used. */
+  maxPerPerson: number;
   throttle: LoginThrottlePolicy;
 }
 
-/** Twelve hours idle, seven days at most: a working day's pause keeps you signed in, a week's does not. */
-export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMs: 12 * 60 * 60 * 1000, absoluteMs: 7 * 24 * 60 * 60 * 1000, throttle: DEFAULT_LOGIN_THROTTLE };
+/**
+ * Twelve hours idle, seven days at most: a working day's pause keeps you signed in, a week's does not. A
+ * hundred sessions is more browsers and scripts than anyone signs in from at once.
+ */
+export const DEFAULT_SESSION_POLICY: SessionPolicy = {
+  idleMs: 12 * 60 * 60 * 1000,
+  absoluteMs: 7 * 24 * 60 * 60 * 1000,
+  maxPerPerson: 100,
+  throttle: DEFAULT_LOGIN_THROTTLE,
+};
+
+/** Sessions past the limit that one sign-in ends: more only where the limit was lowered, and later sign-ins go on. */
+const SESSIONS_ENDED_PER_SIGN_IN = 500;
 
 /** Activity is written at most this often, so reading a page is not a database write per request. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -76,6 +89,8 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
     const secret = newSecret();
     const at = clock();
     const session = await tx.sessions.create({ secretHash: hashSecret(secret), userId, activeOrgId, csrfToken: newSecret(), createdAt: at, expiresAt: new Date(at.getTime() + policy.absoluteMs) });
+    // A person's sessions stay few, so a password change, which ends them all in one statement, stays short.
+    await tx.sessions.deleteLeastRecent(userId, { sessionId: session.id, keep: policy.maxPerPerson - 1, limit: SESSIONS_ENDED_PER_SIGN_IN });
     return { secret, session };
   }
 
