@@ -5,9 +5,11 @@ import { apiClient, startTestServer, type TestServer } from "@engram/test-suppor
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlannedMemory } from "../../src/domain/memory/ports";
 import { reflectionContext } from "../../src/domain/reflection/context";
-import { CHANGES_PER_TRANSACTION } from "../../src/domain/reflection/process";
+import { CHANGES_PER_TRANSACTION, REFLECTION_BATCH } from "../../src/domain/reflection/process";
 import { duplicatesProcess } from "../../src/domain/reflection/processes/duplicates";
+import { type Entry, mergesOf } from "../../src/domain/reflection/processes/merge-plan";
 import { bandShape, candidateProbability, jaccard, similarGroups, type TermSet, UnionFind, Vocabulary } from "../../src/domain/reflection/processes/near-duplicates";
+import { comparisonUnits, pacer, textUnits } from "../../src/domain/reflection/processes/pacing";
 import { DEFAULT_REFLECTION_SETTINGS } from "../../src/domain/reflection/settings";
 
 /** Words the analyser keeps as distinct terms (no stop words, no two with one stem). */
@@ -101,6 +103,36 @@ describe("near-duplicate detection", () => {
     let pauses = 0;
     await similarGroups(sets, vocabulary, { threshold: 0.85, similarity: (a, b) => jaccard(sets[a]!, sets[b]!), pause: async () => void pauses++, batch: 500 });
     expect(pauses).toBeGreaterThanOrEqual(12);
+  });
+
+  it("plans the merges of a long chain of drift in paced steps, and the same merges as at once", async () => {
+    // Memory i holds terms i to i + 39: each is similar to its next three, so every survivor takes three and
+    // leaves the rest of the chain to the next, and the comparisons grow with the square of the chain.
+    const entries: Entry[] = Array.from({ length: 2_000 }, (_, i) => ({
+      id: `mem_${String(i).padStart(5, "0")}`,
+      agentSlug: null,
+      subject: null,
+      subjectTerms: new Uint32Array(0),
+      terms: Uint32Array.from({ length: 40 }, (_, k) => i + k),
+      reinforcementCount: 0,
+      confidence: 0.5,
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+    }));
+    let pauses = 0;
+    const paced = await mergesOf(entries, 0.85, { due: pacer(REFLECTION_BATCH), pause: async () => void pauses++ });
+    const atOnce = await mergesOf(entries, 0.85, { due: () => false, pause: async () => {} });
+    expect(paced).toEqual(atOnce);
+    expect(paced.map((merge) => merge.duplicates.map(({ entry }) => entry.id))[1]).toEqual(["mem_00005", "mem_00006", "mem_00007"]);
+
+    // Each survivor was compared with everything left after it.
+    let left = entries.length;
+    let compared = 0;
+    for (const merge of paced) {
+      compared += left - 1;
+      left -= 1 + merge.duplicates.length;
+    }
+    expect(compared).toBeGreaterThan(400_000);
+    expect(pauses).toBe(Math.floor((compared * comparisonUnits(40, 40)) / REFLECTION_BATCH));
   });
 });
 
@@ -239,6 +271,35 @@ describe("the duplicates process", () => {
     expect(result.actions).toBe(12);
     expect(perTransaction).toEqual([CHANGES_PER_TRANSACTION, CHANGES_PER_TRANSACTION, 2]);
     expect(await states(...ids)).toEqual([durable, ...ids.slice(1).map(() => duplicateOf(ids[0]!))]);
+  });
+
+  it("analyses a page of long memories in paced steps, not in one turn", async () => {
+    const { orgId, api } = await tenant();
+    // Words of letters only, none repeated across memories: nothing here is a duplicate.
+    const word = (n: number) => Array.from({ length: 4 }, (_, k) => String.fromCharCode(97 + (Math.floor(n / 26 ** k) % 26))).join("");
+    const longText = (i: number) => Array.from({ length: 700 }, (_, k) => `q${word(i * 700 + k)}`).join(" ").slice(0, 4_000);
+    // A full page of long memories, and one more so that a second page is read after the first is analysed.
+    const texts = [...Array.from({ length: REFLECTION_BATCH }, (_, i) => longText(i)), "one short memory to read on a second page"];
+    for (let start = 0; start < texts.length; start += 32) {
+      const answers = await Promise.all(texts.slice(start, start + 32).map((text) => api.memory.encode({ body: { text } })));
+      expect(answers.map((res) => res.status)).toEqual(answers.map(() => 201));
+    }
+    const context = reflectionContext(server.services.store, { scope: { orgId, environment: "production" }, runId: `rfr_${randomUUID()}`, settings: DEFAULT_REFLECTION_SETTINGS, clock: () => new Date() });
+    let pauses = 0;
+    const pausesAtPageRead: number[] = [];
+    const result = await duplicatesProcess.run({
+      ...context,
+      pause: async () => void pauses++,
+      memories: { ...context.memories, page: (...args) => (pausesAtPageRead.push(pauses), context.memories.page(...args)) },
+    });
+    expect(result).toEqual({ examined: REFLECTION_BATCH + 1, actions: 0 });
+
+    const firstPage = await server.db.memory.findMany({ where: { orgId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: REFLECTION_BATCH, select: { searchText: true } });
+    const work = firstPage.reduce((units, { searchText }) => units + textUnits(searchText), 0);
+    expect(work).toBeGreaterThan(5 * REFLECTION_BATCH);
+    // Between reading the two pages: the pauses of analysing the first, and the one between pages.
+    expect(pausesAtPageRead).toHaveLength(2);
+    expect(pausesAtPageRead[1]! - pausesAtPageRead[0]!).toBe(Math.floor(work / REFLECTION_BATCH) + 1);
   });
 
   it("keeps the best-supported memory: most reinforcements, then highest confidence, then the oldest", async () => {

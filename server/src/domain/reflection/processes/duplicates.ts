@@ -1,26 +1,9 @@
 import { analyzeText, foldText } from "@engram/retrieval";
 import { CHANGES_PER_TRANSACTION, type ProcessResult, REFLECTION_BATCH, type ReflectionContext, type ReflectionProcess } from "../process";
-import { jaccard, similarGroups, type TermSet, Vocabulary, without } from "./near-duplicates";
+import { type Entry, type Merge, mergesOf, similarity } from "./merge-plan";
+import { similarGroups, type TermSet, Vocabulary, without } from "./near-duplicates";
+import { pacer, textUnits } from "./pacing";
 import { scopePages } from "./scope-pages";
-
-/** What the process keeps of a durable memory while it compares. */
-interface Entry {
-  id: string;
-  agentSlug: string | null;
-  subject: string | null;
-  /** The analysed terms of the subject. */
-  subjectTerms: TermSet;
-  /** The analysed terms of subject and text, less the subject's. */
-  terms: TermSet;
-  reinforcementCount: number;
-  confidence: number;
-  createdAt: Date;
-}
-
-interface Merge {
-  survivor: Entry;
-  duplicates: Array<{ entry: Entry; similarity: number }>;
-}
 
 /** Ids named in a survivor's reason; each duplicate's own event names the survivor. */
 const NAMED_IN_REASON = 20;
@@ -33,59 +16,11 @@ const NAMED_IN_DETAILS = 100;
 /** Subjects are compared folded; a memory without one may duplicate one with any. */
 const subjectKey = (subject: string | null) => (subject === null ? null : foldText(subject).replace(/\s+/g, " ").trim());
 
-/**
- * Jaccard similarity of the terms, the subject's left out: the subjects are compared on their own, and
- * counted as terms they would make short memories about one subject look alike ("Deploys on Monday" and
- * "Deploys on Friday" about payments-api). 0 when the subjects differ.
- */
-function similarity(a: Entry, b: Entry): number {
-  if (a.subject !== null && b.subject !== null) return a.subject === b.subject ? jaccard(a.terms, b.terms) : 0;
-  if (a.subject !== null) return jaccard(a.terms, without(b.terms, a.subjectTerms));
-  if (b.subject !== null) return jaccard(without(a.terms, b.subjectTerms), b.terms);
-  return jaccard(a.terms, b.terms);
-}
-
-/**
- * The best-supported memory first: most reinforcements, then highest confidence, then the oldest (it was
- * there first), then the smaller id so the choice never depends on read order.
- */
-function bySupport(a: Entry, b: Entry): number {
-  return (
-    b.reinforcementCount - a.reinforcementCount ||
-    b.confidence - a.confidence ||
-    a.createdAt.getTime() - b.createdAt.getTime() ||
-    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-  );
-}
-
 /** Floored to two places, so the figure shown never rises above the exact one. */
 const shown = (similarity: number) => (Math.floor(similarity * 100) / 100).toFixed(2);
 
-/**
- * A group joined through chains of similar pairs, as merges: the best-supported member survives and takes
- * only the members similar to it (A~B and B~C do not put C under A when A and C differ); the rest form
- * merges of their own the same way. Survivors left are pairwise dissimilar, so a second run finds nothing.
- */
-function mergesOf(group: Entry[], threshold: number): Merge[] {
-  const merges: Merge[] = [];
-  let remaining = [...group].sort(bySupport);
-  while (remaining.length > 1) {
-    const [survivor, ...rest] = remaining as [Entry, ...Entry[]];
-    const duplicates: Merge["duplicates"] = [];
-    const left: Entry[] = [];
-    for (const entry of rest) {
-      const score = similarity(survivor, entry);
-      if (score >= threshold) duplicates.push({ entry, similarity: score });
-      else left.push(entry);
-    }
-    if (duplicates.length > 0) merges.push({ survivor, duplicates });
-    remaining = left;
-  }
-  return merges;
-}
-
-/** Every durable memory of the scope, compactly, read a page at a time. */
-async function readEntries(context: ReflectionContext, vocabulary: Vocabulary): Promise<{ entries: Entry[]; examined: number }> {
+/** Every durable memory of the scope, compactly, read a page at a time and analysed in paced steps. */
+async function readEntries(context: ReflectionContext, vocabulary: Vocabulary, due: (units: number) => boolean): Promise<{ entries: Entry[]; examined: number }> {
   const entries: Entry[] = [];
   const subjects = new Map<string, TermSet>();
   const termsOf = (subject: string) => {
@@ -111,6 +46,7 @@ async function readEntries(context: ReflectionContext, vocabulary: Vocabulary): 
         confidence: memory.confidence,
         createdAt: memory.createdAt,
       });
+      if (due(textUnits(memory.searchText))) await context.pause();
     }
   }
   return { entries, examined };
@@ -201,7 +137,8 @@ export const duplicatesProcess: ReflectionProcess = {
   async run(context): Promise<ProcessResult> {
     const threshold = context.settings.processes.duplicates.similarity;
     const vocabulary = new Vocabulary();
-    const { entries, examined } = await readEntries(context, vocabulary);
+    const due = pacer(REFLECTION_BATCH);
+    const { entries, examined } = await readEntries(context, vocabulary, due);
 
     const byAgent = new Map<string | null, Entry[]>();
     for (const entry of entries) {
@@ -218,7 +155,8 @@ export const duplicatesProcess: ReflectionProcess = {
         { threshold, similarity: (a, b) => similarity(scoped[a]!, scoped[b]!), pause: context.pause, batch: REFLECTION_BATCH },
       );
       for (const group of groups) {
-        for (const merge of mergesOf(group.map((i) => scoped[i]!), threshold)) actions += await applyMerge(context, merge);
+        const merges = await mergesOf(group.map((i) => scoped[i]!), threshold, { due, pause: context.pause });
+        for (const merge of merges) actions += await applyMerge(context, merge);
       }
     }
     return { examined, actions };

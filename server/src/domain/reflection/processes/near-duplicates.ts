@@ -4,6 +4,7 @@
  * signatures split into bands (locality-sensitive hashing): two sets land in the same bucket of a band
  * with a probability that rises steeply with their similarity. Every candidate is checked exactly.
  */
+import { pacer, TERMS_PER_UNIT } from "./pacing";
 
 /** A memory's analysed terms as distinct vocabulary ids, ascending. */
 export type TermSet = Uint32Array;
@@ -142,23 +143,6 @@ export interface ClusterOptions {
   /** Called after about every `batch` typical sets' worth of work, so a caller can let others run. */
   pause(): Promise<void>;
   batch: number;
-}
-
-/**
- * The terms signing one unit of work stands for: a typical memory's. A memory of 8,000 characters can hold
- * thirty times as many, and pacing by memories alone let one batch of such hold the event loop for a second.
- */
-const TERMS_PER_UNIT = 64;
-
-/** Counts work (a typical set signed is one unit) and says when a batch's worth is done and a pause is due. */
-function pacer(batch: number) {
-  let done = 0;
-  return (units = 1) => {
-    done += units;
-    if (done < batch) return false;
-    done = 0;
-    return true;
-  };
 }
 
 interface Pace {
