@@ -1,6 +1,8 @@
 import { ZErrorBody, ZEventResult } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, rawRequest, startServerOn, startTestServer, type TestServer } from "@engram/test-support";
+import { MAX_RECORD_BODY_BYTES } from "../src/http/body";
+import { escapedJsonString } from "./hostile/raw-http";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -342,6 +344,21 @@ describe("validation", () => {
     expect(error).toMatchObject({ type: "invalid_request_error", code });
     if (param) expect(error.param).toBe(param);
     expect(await stored(orgId)).toEqual({ events: 0, memories: 0 });
+  });
+
+  it("accepts the largest event a client can send, every character escaped, within the events route's body limit", async () => {
+    // Each character as a \uXXXX escape: six bytes of JSON for one character, the most a string can take.
+    const type = `deploy.${"a".repeat(93)}`;
+    const blob = "m".repeat(16 * 1024 - '{"blob":""}'.length);
+    const body = `{"type":${escapedJsonString(type)},"text":${escapedJsonString("é".repeat(8000))},"source":${escapedJsonString("s".repeat(100))},"subject":${escapedJsonString("p".repeat(200))},"metadata":{"blob":${escapedJsonString(blob)}}}`;
+    expect(Buffer.byteLength(body)).toBeGreaterThan(145 * 1024);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_RECORD_BODY_BYTES);
+    const res = await post(token, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const event = await server.db.businessEvent.findFirstOrThrow({ where: { orgId } });
+    expect(JSON.parse(event.metadata!)).toEqual({ blob });
+    await server.db.businessEvent.deleteMany({ where: { orgId } });
+    await server.db.memory.deleteMany({ where: { orgId } });
   });
 
   it("rejects a non-JSON body with 415", async () => {

@@ -1,6 +1,8 @@
 import { ZErrorBody } from "@engram/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, databaseUnderTest, rawRequest, startTestServer, type TestServer } from "@engram/test-support";
+import { MAX_RECORD_BODY_BYTES } from "../src/http/body";
+import { escapedJsonString } from "./hostile/raw-http";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -42,6 +44,15 @@ describe("encode", () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ memory: { subject: "git", memoryKind: "preference", confidence: 0.35 } });
+  });
+
+  it("accepts the longest memory a client can send, every character escaped, within the memory routes' body limit", async () => {
+    const { token } = await tenantClient();
+    const body = `{"text":${escapedJsonString("é".repeat(8000))},"subject":${escapedJsonString("s".repeat(200))},"memoryKind":"decision","confidence":0.5}`;
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_RECORD_BODY_BYTES);
+    const res = await rawRequest(server.url, "/v1/memory", { token, body });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.memory).toMatchObject({ text: "é".repeat(8000), subject: "s".repeat(200) });
   });
 });
 

@@ -4,6 +4,7 @@ import { DEFAULT_MODEL_ID, ZApiFailure, ZErrorBody } from "@engram/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "@engram/test-support";
 import { expectDocumentedError, useSeededServer } from "./hostile/fixture";
+import { MAX_BODY_BYTES, MAX_RECORD_BODY_BYTES } from "../src/http/body";
 import { sendRaw, type RawResponse } from "./hostile/raw-http";
 
 /**
@@ -204,11 +205,21 @@ describe("declared sizes", () => {
     }
   });
 
-  it("of exactly 1 MiB are read", async () => {
-    const body = JSON.stringify({ query: "deploy", pad: "" });
-    const padded = body.replace('"pad":""', `"pad":"${"p".repeat(1024 * 1024 - body.length)}"`);
-    expect(Buffer.byteLength(padded)).toBe(1024 * 1024);
-    expectError(await post("/v1/memory/recall", padded), 400, "unknown_parameter", "pad");
+  it("of exactly the route's limit are read: 1 MiB for chat, 256 KiB for memories and events", async () => {
+    const padded = (body: Record<string, unknown>, field: string, bytes: number) => {
+      const text = JSON.stringify({ ...body, [field]: "" });
+      return text.replace(`"${field}":""`, `"${field}":"${"p".repeat(bytes - text.length)}"`);
+    };
+    const chatBody = padded(chat("hi"), "user", MAX_BODY_BYTES);
+    expect(Buffer.byteLength(chatBody)).toBe(MAX_BODY_BYTES);
+    expectError(await post("/v1/chat/completions", chatBody), 400, "invalid_parameter", "user");
+    for (const [path, body] of [["/v1/memory/recall", { query: "deploy" }], ["/v1/memory/events", event()]] as const) {
+      const atLimit = padded(body, "pad", MAX_RECORD_BODY_BYTES);
+      expect(Buffer.byteLength(atLimit)).toBe(MAX_RECORD_BODY_BYTES);
+      expectError(await post(path, atLimit), 400, "unknown_parameter", "pad");
+      expectError(await post(path, padded(body, "pad", MAX_RECORD_BODY_BYTES + 1)), 413, "payload_too_large");
+    }
+    await expectNothingStored();
   });
 });
 
@@ -222,8 +233,8 @@ describe("bodies of other shapes and places", () => {
 
   it("nested deeper than 32 levels answer 400 invalid_parameter naming the top-level field, at any depth", async () => {
     const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
-    expectError(await post("/v1/memory/events", withRaw(event({ metadata: { a: "MARK" } }), nested(300_000))), 400, "invalid_parameter", "metadata");
-    expectError(await post("/v1/memory/events", withRaw(event({ metadata: "MARK" }), `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`)), 400, "invalid_parameter", "metadata");
+    expectError(await post("/v1/memory/events", withRaw(event({ metadata: { a: "MARK" } }), nested(100_000))), 400, "invalid_parameter", "metadata");
+    expectError(await post("/v1/memory/events", withRaw(event({ metadata: "MARK" }), `${'{"a":'.repeat(40_000)}1${"}".repeat(40_000)}`)), 400, "invalid_parameter", "metadata");
     expectError(await post("/v1/chat/completions", withRaw(chat("hi", { stop: "MARK" }), nested(300_000))), 400, "invalid_parameter", "stop");
     // Within the bound, each field's own rules answer (metadata allows 5 levels).
     expectError(await post("/v1/memory/events", withRaw(event({ metadata: { a: "MARK" } }), nested(31))), 400, "invalid_parameter", "metadata");

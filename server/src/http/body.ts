@@ -4,8 +4,15 @@ import express, { type RequestHandler } from "express";
 import typeIs from "type-is";
 import { AppError } from "../domain/kernel/errors";
 
-/** Request bodies above this are refused before parsing; a memory's text is at most 8,000 characters. */
+/** Request bodies above this are refused before parsing: a chat's messages or an MCP batch may come near it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The most a memory or event route reads. Such a body is at most 8,000 characters of text, a few short fields
+ * and 16 KiB of metadata: under 150 KiB of JSON even with every character sent as a `\uXXXX` escape. Parsing
+ * a mebibyte of JSON holds the event loop for tens of milliseconds, so these routes refuse one from its length.
+ */
+export const MAX_RECORD_BODY_BYTES = 256 * 1024;
 
 /** No route takes a body on these methods: one sent is ignored, never read or parsed. */
 const METHODS_WITHOUT_BODY = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
@@ -15,8 +22,10 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
   return headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
+const declaredLength = (req: IncomingMessage) => Number(req.headers["content-length"] ?? 0);
+
 export function declaresOversizedBody(req: IncomingMessage): boolean {
-  return Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES;
+  return declaredLength(req) > MAX_BODY_BYTES;
 }
 
 /**
@@ -35,9 +44,11 @@ export function continueUnlessOversized(app: (req: IncomingMessage, res: ServerR
  * reading a byte of the body (the error handler then closes the connection instead of draining it).
  */
 export const refuseOversizedBody: RequestHandler = (req, _res, next) => {
-  if (declaresOversizedBody(req)) return next(new AppError("payload_too_large", `The request body is too large: at most ${MAX_BODY_BYTES} bytes are accepted.`));
+  if (declaresOversizedBody(req)) return next(tooLarge(MAX_BODY_BYTES));
   next();
 };
+
+const tooLarge = (limit: number) => new AppError("payload_too_large", `The request body is too large: at most ${limit} bytes are accepted.`);
 
 /**
  * JSON is UTF-8: another declared charset is refused, and bytes that are not UTF-8 are invalid JSON rather
@@ -48,17 +59,23 @@ function requireUtf8(_req: IncomingMessage, _res: unknown, buffer: Buffer, chars
   if (!isUtf8(buffer)) throw new AppError("invalid_json", "The request body is not valid UTF-8.");
 }
 
-// gzip and deflate bodies are inflated (express.json's default), and the limit applies to the inflated
-// bytes: reading stops at the limit, so a small compressed body that would inflate far beyond it costs no more.
-const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, verify: requireUtf8 });
-
 /**
- * Parses the JSON body of a POST (`{}` when it is empty). A request that carries a body must say it is
- * JSON; an empty body needs no content type.
+ * Parses the JSON body of a POST (`{}` when it is empty), reading at most `limit` bytes. A request that carries
+ * a body must say it is JSON; an empty body needs no content type. gzip and deflate bodies are inflated
+ * (express.json's default) and the limit applies to the inflated bytes: reading stops at the limit, so a small
+ * compressed body that would inflate far beyond it costs no more.
  */
-export const jsonBody: RequestHandler = (req, res, next) => {
-  if (METHODS_WITHOUT_BODY.has(req.method)) return next();
-  // type-is, as Express's req.is uses it: this step also runs on the chat lane's undressed requests.
-  if (hasBody(req.headers) && !typeIs(req, ["application/json"])) return next(new AppError("unsupported_media_type", "Send the request body as application/json."));
-  parseJson(req, res, next);
-};
+function jsonBodyUpTo(limit: number): RequestHandler {
+  const parseJson = express.json({ limit, strict: false, verify: requireUtf8 });
+  return (req, res, next) => {
+    if (METHODS_WITHOUT_BODY.has(req.method)) return next();
+    // type-is, as Express's req.is uses it: this step also runs on the chat lane's undressed requests.
+    if (hasBody(req.headers) && !typeIs(req, ["application/json"])) return next(new AppError("unsupported_media_type", "Send the request body as application/json."));
+    if (declaredLength(req) > limit) return next(tooLarge(limit));
+    parseJson(req, res, (error?: unknown) => next((error as { type?: string } | undefined)?.type === "entity.too.large" ? tooLarge(limit) : error));
+  };
+}
+
+export const jsonBody = jsonBodyUpTo(MAX_BODY_BYTES);
+/** For the memory and event routes. */
+export const recordJsonBody = jsonBodyUpTo(MAX_RECORD_BODY_BYTES);

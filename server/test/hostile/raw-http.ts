@@ -24,7 +24,9 @@ export function sendRaw(baseUrl: string, { method = "POST", path, headers = {}, 
   const url = new URL(baseUrl);
   const payload = typeof body === "string" ? Buffer.from(body, "utf8") : body;
   const allHeaders: Record<string, string> = { ...headers };
-  if (payload && !Object.keys(allHeaders).some((name) => name.toLowerCase() === "content-length")) {
+  const named = (header: string) => Object.keys(allHeaders).some((name) => name.toLowerCase() === header);
+  // A chunked body declares no length; Node's client then writes the chunks.
+  if (payload && !named("content-length") && !named("transfer-encoding")) {
     allHeaders["content-length"] = String(payload.length);
   }
   return new Promise((resolve, reject) => {
@@ -47,3 +49,6 @@ export function sendRaw(baseUrl: string, { method = "POST", path, headers = {}, 
     req.end(payload);
   });
 }
+
+/** `text` as a JSON string with every character a \uXXXX escape: six bytes of JSON for one character, the most a string takes. */
+export const escapedJsonString = (text: string) => `"${[...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}"`;
