@@ -64,6 +64,8 @@ export const errorCodes = {
   member_not_found: { status: 404, type: "invalid_request_error" },
   token_not_found: { status: 404, type: "invalid_request_error" },
   already_exists: { status: 409, type: "invalid_request_error" },
+  /** A person already keeps as many personal assistants in the organization as one may. */
+  assistant_limit_reached: { status: 409, type: "invalid_request_error" },
   /** The change would leave the organization without an owner. */
   last_owner: { status: 409, type: "invalid_request_error" },
   /** Another request changed the resource between this one's read and its write. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionClient, startTestServer, type TestServer } from "@engram/test-support";
+import { MAX_PERSONAL_ASSISTANTS } from "../../src/domain/assistants/assistant-service";
 
 /**
  * Who may see and change which assistant, route by route. Access: org_shared assistants are seen by every
@@ -124,6 +125,29 @@ describe("creating", () => {
     const id = await create(owner, "employee_personal");
     expect((await otherOwner.get(`/api/assistants/${id}/capabilities`)).status).toBe(200);
     expect((await otherOwner.patch(`/api/assistants/${id}`, { name: "Mine now" })).status).toBe(403);
+  });
+});
+
+describe("how many personal assistants a person keeps", () => {
+  it(`at most ${MAX_PERSONAL_ASSISTANTS} in an organization: one more answers 409, and deleting one makes room`, async () => {
+    const orgId = await server.newOrg();
+    const member = await server.signedIn(orgId, "member");
+    const ids: string[] = [];
+    for (let i = 0; i < MAX_PERSONAL_ASSISTANTS; i++) ids.push(await create(member, "employee_personal"));
+
+    const refused = await member.post("/api/assistants", { name: "One too many", type: "employee_personal" });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ success: false, error: "assistant_limit_reached" });
+    expect(refused.body.message).toContain(String(MAX_PERSONAL_ASSISTANTS));
+    expect(await server.db.assistant.count({ where: { orgId } })).toBe(MAX_PERSONAL_ASSISTANTS);
+    expect(await server.db.assistantChange.count({ where: { orgId } })).toBe(MAX_PERSONAL_ASSISTANTS);
+
+    // Others' assistants, and the organization's own, do not count against the person.
+    const owner = await server.signedIn(orgId, "owner");
+    await create(owner, "employee_personal");
+    await create(owner, "org_shared");
+    expect((await member.delete(`/api/assistants/${ids[0]}`)).status).toBe(200);
+    await create(member, "employee_personal");
   });
 });
 

@@ -81,6 +81,7 @@ export function assistantRepository(db: PrismaTx): AssistantRepository {
       const { count } = await db.assistant.deleteMany({ where: { id, orgId, version: expected } });
       return count === 1;
     },
+    countPersonal: (orgId, ownerUserId) => db.assistant.count({ where: { orgId, ownerUserId, type: "employee_personal" } }),
     async deletePersonal(orgId, ownerUserId) {
       const rows = await db.assistant.findMany({ where: { orgId, ownerUserId, type: "employee_personal" } });
       // By the ids read, so an assistant made meanwhile is not deleted unlogged; a statement names at most

@@ -21,6 +21,12 @@ export class CapabilityValidationError extends AppError {
 
 export const assistantLimits = { nameMaxLength: 100 } as const;
 
+/**
+ * Personal assistants one person keeps in one organization: more than anyone uses, and a bound on what removing
+ * the person deletes in one transaction with its change log.
+ */
+export const MAX_PERSONAL_ASSISTANTS = 100;
+
 function checkName(name: string): string {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > assistantLimits.nameMaxLength) {
@@ -110,6 +116,10 @@ export function assistantService(store: Store, { clock }: { clock: Clock }) {
         if (ownerUserId) await tx.organizations.lock(orgId);
         if (ownerUserId && !(await tx.memberships.find(orgId, ownerUserId))) {
           throw new AppError("member_not_found", "A personal assistant's owner must be a member of the organization.", "owner");
+        }
+        // Counted under the organization's lock, so two creations at once cannot both take the last place.
+        if (ownerUserId && (await tx.assistants.countPersonal(orgId, ownerUserId)) >= MAX_PERSONAL_ASSISTANTS) {
+          throw new AppError("assistant_limit_reached", `A person keeps at most ${MAX_PERSONAL_ASSISTANTS} personal assistants in an organization: delete one first.`);
         }
         const assistant = await tx.assistants.create({
           orgId,

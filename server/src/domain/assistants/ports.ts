@@ -20,6 +20,8 @@ export interface AssistantRepository {
   update(orgId: string, id: string, expected: number, changes: AssistantChanges, at: Date): Promise<AssistantRecord | null>;
   /** Deletes the assistant only if its version is still `expected`. */
   delete(orgId: string, id: string, expected: number): Promise<boolean>;
+  /** How many personal assistants the person has in the organization. */
+  countPersonal(orgId: string, ownerUserId: string): Promise<number>;
   /** Deletes a member's personal assistants in the organization, answering what was deleted. */
   deletePersonal(orgId: string, ownerUserId: string): Promise<AssistantRecord[]>;
   appendChange(change: Omit<AssistantChangeRecord, "id">): Promise<AssistantChangeRecord>;
