@@ -17,7 +17,7 @@ import { reflectionRoutes } from "./http/api/reflection-routes";
 import { requireSameOrigin } from "./http/api/same-origin";
 import { refuseTokens, requireSession, resolveSession, sessionRateSubject } from "./http/api/session-auth";
 import { authenticate } from "./http/auth";
-import { jsonBody, recordJsonBody, refuseOversizedBody } from "./http/body";
+import { jsonBody, refuseOversizedBody } from "./http/body";
 import { withChatLane } from "./http/chat-lane";
 import { consoleAssets } from "./http/console-assets";
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from "./http/errors";
@@ -73,10 +73,10 @@ export function createApp({ services, logger, validateResponses = false, applica
   const authentication = authenticate(services.tokens);
   app.use("/v1", authentication);
   // Each route counts itself in its own group, then reads and checks its body.
-  const routeMiddleware = (group: RouteGroup, body = jsonBody) => [rateLimit(services.rateLimiter, group), body, checkInput];
-  const groupOptions = (group: RouteGroup, body = jsonBody) => ({ ...endpointOptions, globalMiddleware: routeMiddleware(group, body) });
-  createExpressEndpoints(contract.events, eventRoutes(services.events), app, groupOptions("events", recordJsonBody));
-  createExpressEndpoints(contract.memory, memoryRoutes(services.memories), app, groupOptions("memory", recordJsonBody));
+  const routeMiddleware = (group: RouteGroup) => [rateLimit(services.rateLimiter, group), jsonBody, checkInput];
+  const groupOptions = (group: RouteGroup) => ({ ...endpointOptions, globalMiddleware: routeMiddleware(group) });
+  createExpressEndpoints(contract.events, eventRoutes(services.events), app, groupOptions("events"));
+  createExpressEndpoints(contract.memory, memoryRoutes(services.memories), app, groupOptions("memory"));
   const chat = chatCompletionHandler(services.inference, { validateResponses });
   app.post(contract.inference.chatCompletions.path, ...routeMiddleware("inference"), chat);
   app.post(contract.inference.chatCompletionsForAgent.path, ...routeMiddleware("inference"), chat);

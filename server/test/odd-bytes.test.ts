@@ -173,35 +173,43 @@ function sendHeadOnly(head: string): Promise<string> {
 }
 
 describe("declared sizes", () => {
-  it("with Expect: 100-continue over 1 MiB answer 413 without inviting the body; within it, 100 Continue", async () => {
-    const head = (length: number) =>
-      `POST /v1/memory HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${length}\r\n\r\n`;
-    const refused = await sendHeadOnly(head(100 * 1024 * 1024));
-    expect(refused.split("\r\n")[0]).toBe("HTTP/1.1 413 Payload Too Large");
-    expect(refused).not.toContain("100 Continue");
-
-    const { hostname, port } = new URL(server.url);
-    const invited = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () => socket.write(head(2)));
-      socket.once("data", (chunk: Buffer) => {
-        resolve(chunk.toString("utf8"));
-        socket.destroy();
+  it("with Expect: 100-continue over the route's limit answer 413 without inviting the body; within it, 100 Continue", async () => {
+    const head = (path: string, length: number) =>
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${length}\r\n\r\n`;
+    const invitedBy = (request: string) => {
+      const { hostname, port } = new URL(server.url);
+      return new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => socket.write(request));
+        socket.once("data", (chunk: Buffer) => {
+          resolve(chunk.toString("utf8"));
+          socket.destroy();
+        });
+        socket.on("error", reject);
       });
-      socket.on("error", reject);
-    });
-    expect(invited.split("\r\n")[0]).toBe("HTTP/1.1 100 Continue");
+    };
+    for (const [path, limit] of [["/v1/memory", MAX_RECORD_BODY_BYTES], ["/v1/memory/events", MAX_RECORD_BODY_BYTES], ["/v1/chat/completions", MAX_BODY_BYTES]] as const) {
+      for (const length of [limit + 1, 100 * 1024 * 1024]) {
+        const refused = await sendHeadOnly(head(path, length));
+        expect(refused.split("\r\n")[0], `${path} ${length}`).toBe("HTTP/1.1 413 Payload Too Large");
+        expect(refused).not.toContain("100 Continue");
+        expect(refused).toContain(`at most ${limit} bytes`);
+      }
+      expect((await invitedBy(head(path, limit))).split("\r\n")[0], path).toBe("HTTP/1.1 100 Continue");
+    }
   });
 
-  it("over 1 MiB answer 413 at once, before authentication, without waiting for the body, and close the connection", async () => {
-    for (const auth of [`Authorization: Bearer ${token}\r\n`, ""]) {
-      const head = `POST /v1/memory HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n`;
-      // The body never comes: a server that waited for it would never answer, and one that kept the
-      // connection open would never let `close` fire.
-      const answer = await sendHeadOnly(head);
-      const [status, ...rest] = answer.split("\r\n");
-      expect(status).toBe("HTTP/1.1 413 Payload Too Large");
-      expect(rest).toContain("Connection: close");
-      expectError({ status: 413, headers: {}, text: answer, json: JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) }, 413, "payload_too_large");
+  it("over the route's limit answer 413 at once, before authentication, without waiting for the body, and close the connection", async () => {
+    for (const [path, limit] of [["/v1/memory", MAX_RECORD_BODY_BYTES], ["/v1/chat/completions", MAX_BODY_BYTES]] as const) {
+      for (const auth of [`Authorization: Bearer ${token}\r\n`, ""]) {
+        const head = `POST ${path} HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${limit + 1}\r\n\r\n`;
+        // The body never comes: a server that waited for it would never answer, and one that kept the
+        // connection open would never let `close` fire.
+        const answer = await sendHeadOnly(head);
+        const [status, ...rest] = answer.split("\r\n");
+        expect(status).toBe("HTTP/1.1 413 Payload Too Large");
+        expect(rest).toContain("Connection: close");
+        expectError({ status: 413, headers: {}, text: answer, json: JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) }, 413, "payload_too_large");
+      }
     }
   });
 

@@ -22,10 +22,18 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
   return headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
-const declaredLength = (req: IncomingMessage) => Number(req.headers["content-length"] ?? 0);
+/** Memory and event routes: `/v1/memory`, its agent forms and `/v1/memory/events`. */
+const RECORD_ROUTES = /^\/v1\/memory(?:[/?]|$)/;
 
-export function declaresOversizedBody(req: IncomingMessage): boolean {
-  return declaredLength(req) > MAX_BODY_BYTES;
+/** The most bytes of body the route at `url` reads. */
+export const bodyLimitFor = (url: string): number => (RECORD_ROUTES.test(url) ? MAX_RECORD_BODY_BYTES : MAX_BODY_BYTES);
+
+export const payloadTooLarge = (limit: number) => new AppError("payload_too_large", `The request body is too large: at most ${limit} bytes are accepted.`);
+
+/** The route's limit when the request declares a longer body, else null. */
+function declaredPastLimit(req: IncomingMessage): number | null {
+  const limit = bodyLimitFor(req.url ?? "");
+  return Number(req.headers["content-length"] ?? 0) > limit ? limit : null;
 }
 
 /**
@@ -34,21 +42,19 @@ export function declaresOversizedBody(req: IncomingMessage): boolean {
  */
 export function continueUnlessOversized(app: (req: IncomingMessage, res: ServerResponse) => void) {
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (!declaresOversizedBody(req)) res.writeContinue();
+    if (declaredPastLimit(req) === null) res.writeContinue();
     app(req, res);
   };
 }
 
 /**
- * A declared length over the limit is refused from the headers alone, before authentication and without
+ * A declared length over the route's limit is refused from the headers alone, before authentication and without
  * reading a byte of the body (the error handler then closes the connection instead of draining it).
  */
 export const refuseOversizedBody: RequestHandler = (req, _res, next) => {
-  if (declaresOversizedBody(req)) return next(tooLarge(MAX_BODY_BYTES));
-  next();
+  const limit = declaredPastLimit(req);
+  next(limit === null ? undefined : payloadTooLarge(limit));
 };
-
-const tooLarge = (limit: number) => new AppError("payload_too_large", `The request body is too large: at most ${limit} bytes are accepted.`);
 
 /**
  * JSON is UTF-8: another declared charset is refused, and bytes that are not UTF-8 are invalid JSON rather
@@ -60,22 +66,19 @@ function requireUtf8(_req: IncomingMessage, _res: unknown, buffer: Buffer, chars
 }
 
 /**
- * Parses the JSON body of a POST (`{}` when it is empty), reading at most `limit` bytes. A request that carries
- * a body must say it is JSON; an empty body needs no content type. gzip and deflate bodies are inflated
- * (express.json's default) and the limit applies to the inflated bytes: reading stops at the limit, so a small
- * compressed body that would inflate far beyond it costs no more.
+ * Parses the JSON body of a POST (`{}` when it is empty), reading at most the route's limit: a longer body is
+ * refused once the limit is read (body-parser's `entity.too.large`, answered with the limit it carries). A request
+ * that carries a body must say it is JSON; an empty body needs no content type. gzip and deflate bodies are
+ * inflated (express.json's default) and the limit applies to the inflated bytes: reading stops at the limit, so a
+ * small compressed body that would inflate far beyond it costs no more.
  */
-function jsonBodyUpTo(limit: number): RequestHandler {
-  const parseJson = express.json({ limit, strict: false, verify: requireUtf8 });
-  return (req, res, next) => {
-    if (METHODS_WITHOUT_BODY.has(req.method)) return next();
-    // type-is, as Express's req.is uses it: this step also runs on the chat lane's undressed requests.
-    if (hasBody(req.headers) && !typeIs(req, ["application/json"])) return next(new AppError("unsupported_media_type", "Send the request body as application/json."));
-    if (declaredLength(req) > limit) return next(tooLarge(limit));
-    parseJson(req, res, (error?: unknown) => next((error as { type?: string } | undefined)?.type === "entity.too.large" ? tooLarge(limit) : error));
-  };
-}
+const parsers = new Map(
+  [MAX_BODY_BYTES, MAX_RECORD_BODY_BYTES].map((limit) => [limit, express.json({ limit, strict: false, verify: requireUtf8 })]),
+);
 
-export const jsonBody = jsonBodyUpTo(MAX_BODY_BYTES);
-/** For the memory and event routes. */
-export const recordJsonBody = jsonBodyUpTo(MAX_RECORD_BODY_BYTES);
+export const jsonBody: RequestHandler = (req, res, next) => {
+  if (METHODS_WITHOUT_BODY.has(req.method)) return next();
+  // type-is, as Express's req.is uses it: this step also runs on the chat lane's undressed requests.
+  if (hasBody(req.headers) && !typeIs(req, ["application/json"])) return next(new AppError("unsupported_media_type", "Send the request body as application/json."));
+  parsers.get(bodyLimitFor(req.url))!(req, res, next);
+};

@@ -3,6 +3,7 @@ import type { RequestValidationError } from "@ts-rest/express";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { ZodError, ZodIssue } from "zod";
 import { AppError } from "../domain/kernel/errors";
+import { payloadTooLarge } from "./body";
 
 export function errorBody(code: TErrorCode, message: string, param: string | null = null, retryAfter?: number): TErrorBody {
   return { error: { message, type: errorCodes[code].type, code, param, ...(retryAfter === undefined ? {} : { retry_after: retryAfter }) } };
@@ -75,7 +76,7 @@ export function requestErrorOf(error: unknown): AppError | null {
   if (error instanceof URIError && status === 400) return new AppError("invalid_parameter", "A path parameter is not validly percent-encoded UTF-8.");
   // body-parser's failures carry a `type`; zlib's (a corrupt or truncated compressed body) a `Z_…` code.
   if (type === "entity.parse.failed") return new AppError("invalid_json", "The request body is not valid JSON.");
-  if (type === "entity.too.large") return new AppError("payload_too_large", "The request body is too large.");
+  if (type === "entity.too.large") return payloadTooLarge((error as { limit: number }).limit);
   if (type === "encoding.unsupported" || type === "charset.unsupported") return new AppError("unsupported_media_type", "Send the body as UTF-8 JSON, uncompressed or with gzip or deflate.");
   if (code?.startsWith("Z_") || type === "request.aborted" || type === "request.size.invalid") return new AppError("invalid_json", "The request body could not be read or inflated.");
   return null;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES } from "../../src/http/body";
+import { bodyLimitFor } from "../../src/http/body";
 import { MAX_BODY_VALUES } from "../../src/http/input-checks";
 import { expectDocumentedError, useSeededServer } from "./fixture";
 import { sendRaw, type RawResponse } from "./raw-http";
@@ -76,7 +76,7 @@ describe.each(bodyRoutes)("$name ($method $path)", (route) => {
   });
 
   it("answers a body over the route's limit with 413 naming the limit, declared or not, sent whole or in chunks", async () => {
-    const limit = route.bodyLimit ?? MAX_BODY_BYTES;
+    const limit = bodyLimitFor(route.path);
     const big = rawJson(body, fields[0]!, JSON.stringify("a".repeat(limit)));
     const tooLarge = `The request body is too large: at most ${limit} bytes are accepted.`;
     for (const headers of [{}, { "transfer-encoding": "chunked" }] as Array<Record<string, string>>) {
@@ -87,7 +87,7 @@ describe.each(bodyRoutes)("$name ($method $path)", (route) => {
     const declared = await send(path(), "{}", { "content-length": String(limit + 1) });
     expectError(declared, 413, "payload_too_large");
     expect(declared.json.error.message).toBe(tooLarge);
-    // Past what any route reads, refused before the route is known.
+    // Far past it, refused before authentication.
     expectError(await send(path(), "{}", { "content-length": String(100 * 1024 * 1024) }), 413, "payload_too_large");
   });
 

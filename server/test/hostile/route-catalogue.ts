@@ -1,5 +1,4 @@
 import { DEFAULT_MODEL_ID } from "@engram/contract";
-import { MAX_RECORD_BODY_BYTES } from "../../src/http/body";
 
 /** A route as a client calls it: `{id}` and `{agent}` are filled in per test. */
 export interface CataloguedRoute {
@@ -10,8 +9,6 @@ export interface CataloguedRoute {
   validBody?: Record<string, unknown>;
   /** The string fields of validBody, where unicode edge cases are planted. */
   stringFields?: string[];
-  /** The most bytes of body the route reads: 1 MiB unless said. */
-  bodyLimit?: number;
 }
 
 const AGENT = "hostile-agent";
@@ -21,7 +18,7 @@ const controlBody = { reason: "checked by hand", actor: "reviewer" };
 const chatBody = { model: DEFAULT_MODEL_ID, messages: [{ role: "user", content: "How do we deploy payments?" }] };
 
 /** Every authenticated route of the contract, each path form and alias. */
-const allRoutes: CataloguedRoute[] = [
+export const routes: CataloguedRoute[] = [
   { name: "encode", method: "POST", path: "/v1/memory", validBody: { text: "A memory.", subject: "svc" }, stringFields: ["text", "subject"] },
   { name: "encodeForAgent", method: "POST", path: `/v1/memory/agents/${AGENT}`, validBody: { text: "A memory.", subject: "svc" }, stringFields: ["text", "subject"] },
   ...["retrieve", "recall", "search"].flatMap((verb): CataloguedRoute[] => [
@@ -47,9 +44,6 @@ const allRoutes: CataloguedRoute[] = [
   { name: "chatForAgent", method: "POST", path: `/v1/agents/${AGENT}/chat/completions`, validBody: chatBody, stringFields: ["messages.0.content"] },
   { name: "models", method: "GET", path: "/v1/models" },
 ];
-
-/** Memories and events are small records: their routes read a quarter of what chat and MCP may send. */
-export const routes = allRoutes.map((route) => (route.path.startsWith("/v1/memory") ? { ...route, bodyLimit: MAX_RECORD_BODY_BYTES } : route));
 
 export const bodyRoutes = routes.filter((route) => route.validBody !== undefined);
 
