@@ -8,7 +8,7 @@ import { reflectionContext } from "../../src/domain/reflection/context";
 import { CHANGES_PER_TRANSACTION, REFLECTION_BATCH } from "../../src/domain/reflection/process";
 import { duplicatesProcess } from "../../src/domain/reflection/processes/duplicates";
 import { type Entry, mergesOf } from "../../src/domain/reflection/processes/merge-plan";
-import { bandShape, candidateProbability, jaccard, similarGroups, type TermSet, UnionFind, Vocabulary } from "../../src/domain/reflection/processes/near-duplicates";
+import { bandShape, candidateProbability, jaccard, jaccardWithout, similarGroups, type TermSet, UnionFind, Vocabulary, without } from "../../src/domain/reflection/processes/near-duplicates";
 import { comparisonUnits, pacer, textUnits } from "../../src/domain/reflection/processes/pacing";
 import { DEFAULT_REFLECTION_SETTINGS } from "../../src/domain/reflection/settings";
 
@@ -72,7 +72,7 @@ describe("near-duplicate detection", () => {
     for (const threshold of [0.85, 0.6]) {
       const expected = new UnionFind(sets.length);
       for (let a = 0; a < sets.length; a++) for (let b = 0; b < a; b++) if (jaccard(sets[a]!, sets[b]!) >= threshold) expected.union(a, b);
-      const groups = await similarGroups(sets, vocabulary, { threshold, similarity: (a, b) => jaccard(sets[a]!, sets[b]!), pause: async () => {}, batch: 100 });
+      const groups = await similarGroups(sets, vocabulary, { threshold, similarity: (a, b) => jaccard(sets[a]!, sets[b]!), pace: { due: pacer(100), pause: async () => {} } });
       const found = new UnionFind(sets.length);
       for (const group of groups) for (const i of group) found.union(group[0]!, i);
       // Each set named by the first set of its group.
@@ -89,7 +89,7 @@ describe("near-duplicate detection", () => {
     let pauses = 0;
     let compared = 0;
     const similarity = (a: number, b: number) => (compared++, jaccard(sets[a]!, sets[b]!));
-    const groups = await similarGroups(sets, vocabulary, { threshold: 0.85, similarity, pause: async () => void pauses++, batch: 500 });
+    const groups = await similarGroups(sets, vocabulary, { threshold: 0.85, similarity, pace: { due: pacer(500), pause: async () => void pauses++ } });
     expect(groups).toEqual([]);
     // Every pair would be 4.5 million comparisons per band; a bounded number per set is linear.
     expect(compared).toBeLessThan(sets.length * 300);
@@ -101,38 +101,70 @@ describe("near-duplicate detection", () => {
     // 200 sets of 2,000 distinct terms each: under one batch of sets, but the work of twelve.
     const sets: TermSet[] = Array.from({ length: 200 }, (_, i) => vocabulary.termSet(Array.from({ length: 2_000 }, (_, j) => `t${i}x${j}`).join(" ")));
     let pauses = 0;
-    await similarGroups(sets, vocabulary, { threshold: 0.85, similarity: (a, b) => jaccard(sets[a]!, sets[b]!), pause: async () => void pauses++, batch: 500 });
+    await similarGroups(sets, vocabulary, { threshold: 0.85, similarity: (a, b) => jaccard(sets[a]!, sets[b]!), pace: { due: pacer(500), pause: async () => void pauses++ } });
     expect(pauses).toBeGreaterThanOrEqual(12);
   });
 
-  it("plans the merges of a long chain of drift in paced steps, and the same merges as at once", async () => {
-    // Memory i holds terms i to i + 39: each is similar to its next three, so every survivor takes three and
-    // leaves the rest of the chain to the next, and the comparisons grow with the square of the chain.
-    const entries: Entry[] = Array.from({ length: 2_000 }, (_, i) => ({
-      id: `mem_${String(i).padStart(5, "0")}`,
-      agentSlug: null,
-      subject: null,
-      subjectTerms: new Uint32Array(0),
-      terms: Uint32Array.from({ length: 40 }, (_, k) => i + k),
-      reinforcementCount: 0,
-      confidence: 0.5,
-      createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
-    }));
-    let pauses = 0;
-    const paced = await mergesOf(entries, 0.85, { due: pacer(REFLECTION_BATCH), pause: async () => void pauses++ });
-    const atOnce = await mergesOf(entries, 0.85, { due: () => false, pause: async () => {} });
-    expect(paced).toEqual(atOnce);
-    expect(paced.map((merge) => merge.duplicates.map(({ entry }) => entry.id))[1]).toEqual(["mem_00005", "mem_00006", "mem_00007"]);
+  /** Memory i holds terms i to i + width - 1; with `subjectEvery`, every so many also has a subject of two terms. */
+  const chain = (length: number, width: number, subjectEvery = 0): Entry[] =>
+    Array.from({ length }, (_, i) => {
+      const subjected = subjectEvery > 0 && i % subjectEvery === 0;
+      return {
+        id: `mem_${String(i).padStart(5, "0")}`,
+        agentSlug: null,
+        subject: subjected ? "payments" : null,
+        subjectTerms: subjected ? Uint32Array.of(1_000_000, 1_000_001) : new Uint32Array(0),
+        terms: Uint32Array.from({ length: width }, (_, k) => i + k),
+        reinforcementCount: 0,
+        confidence: 0.5,
+        createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+      };
+    });
 
-    // Each survivor was compared with everything left after it.
-    let left = entries.length;
-    let compared = 0;
-    for (const merge of paced) {
-      compared += left - 1;
-      left -= 1 + merge.duplicates.length;
+  /** The units of work planning must count: each survivor compared with everything left after it. */
+  function unitsOfPlanning(entries: Entry[], merges: Awaited<ReturnType<typeof mergesOf>>): number {
+    let left = entries;
+    let units = 0;
+    for (const { survivor, duplicates } of merges) {
+      const merged = new Set([survivor, ...duplicates.map(({ entry }) => entry)]);
+      for (const entry of left) {
+        if (entry !== survivor) units += comparisonUnits(survivor.terms.length + entry.terms.length + survivor.subjectTerms.length + entry.subjectTerms.length);
+      }
+      left = left.filter((entry) => !merged.has(entry));
     }
-    expect(compared).toBeGreaterThan(400_000);
-    expect(pauses).toBe(Math.floor((compared * comparisonUnits(40, 40)) / REFLECTION_BATCH));
+    return units;
+  }
+
+  it.each([
+    ["a chain of drift", chain(2_000, 40), 0.85],
+    ["a chain of drift, every other memory with a subject", chain(2_000, 40, 2), 0.85],
+    ["a chain of short memories at the lowest similarity allowed", chain(4_000, 3), 0.5],
+  ] as const)("plans the merges of %s in paced steps, and the same merges as at once", async (_shape, entries, threshold) => {
+    // Each survivor takes its few close neighbours and leaves the rest of the chain to the next, so the
+    // comparisons grow with the square of the chain.
+    let pauses = 0;
+    let counted = 0;
+    const due = pacer(REFLECTION_BATCH);
+    const paced = await mergesOf(entries, threshold, { due: (units = 1) => ((counted += units), due(units)), pause: async () => void pauses++ });
+    const atOnce = await mergesOf(entries, threshold, { due: () => false, pause: async () => {} });
+    expect(paced).toEqual(atOnce);
+    expect(paced.length).toBeGreaterThan(entries.length / 5);
+
+    const units = unitsOfPlanning(entries, paced);
+    expect(counted).toBeCloseTo(units, 6);
+    expect(units).toBeGreaterThan(10 * REFLECTION_BATCH);
+    // The counter starts afresh after each pause, so a batch's last step may run a little past it.
+    expect(pauses).toBeLessThanOrEqual(Math.floor(units / REFLECTION_BATCH));
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(units / (REFLECTION_BATCH * 1.01)));
+  });
+
+  it("measures similarity less a subject's terms as if they were removed first", () => {
+    const next = random(7);
+    const set = (size: number) => Uint32Array.from(new Set(Array.from({ length: size }, () => Math.floor(next() * 60)))).sort();
+    for (let i = 0; i < 500; i++) {
+      const [a, b, removed] = [set(next() * 30), set(next() * 30), set(next() * 6)];
+      expect(jaccardWithout(a, b, removed)).toBe(jaccard(a, without(b, removed)));
+    }
   });
 });
 

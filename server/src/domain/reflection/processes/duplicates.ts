@@ -1,8 +1,8 @@
-import { analyzeText, foldText } from "@engram/retrieval";
+import { analyzeText } from "@engram/retrieval";
 import { CHANGES_PER_TRANSACTION, type ProcessResult, REFLECTION_BATCH, type ReflectionContext, type ReflectionProcess } from "../process";
-import { type Entry, type Merge, mergesOf, similarity } from "./merge-plan";
-import { similarGroups, type TermSet, Vocabulary, without } from "./near-duplicates";
-import { pacer, textUnits } from "./pacing";
+import { type Entry, entryOf, type Merge, mergesOf, similarity } from "./merge-plan";
+import { similarGroups, type TermSet, Vocabulary } from "./near-duplicates";
+import { type Pace, pacer, textUnits } from "./pacing";
 import { scopePages } from "./scope-pages";
 
 /** Ids named in a survivor's reason; each duplicate's own event names the survivor. */
@@ -13,14 +13,11 @@ const NAMED_IN_REASON = 20;
  */
 const NAMED_IN_DETAILS = 100;
 
-/** Subjects are compared folded; a memory without one may duplicate one with any. */
-const subjectKey = (subject: string | null) => (subject === null ? null : foldText(subject).replace(/\s+/g, " ").trim());
-
 /** Floored to two places, so the figure shown never rises above the exact one. */
 const shown = (similarity: number) => (Math.floor(similarity * 100) / 100).toFixed(2);
 
-/** Every durable memory of the scope, compactly, read a page at a time and analysed in paced steps. */
-async function readEntries(context: ReflectionContext, vocabulary: Vocabulary, due: (units: number) => boolean): Promise<{ entries: Entry[]; examined: number }> {
+/** Every durable memory of the scope as an entry to compare, read a page at a time and analysed in paced steps. */
+async function readEntries(context: ReflectionContext, vocabulary: Vocabulary, pace: Pace): Promise<{ entries: Entry[]; examined: number }> {
   const entries: Entry[] = [];
   const subjects = new Map<string, TermSet>();
   const termsOf = (subject: string) => {
@@ -35,18 +32,8 @@ async function readEntries(context: ReflectionContext, vocabulary: Vocabulary, d
       // A durable memory that points to a survivor was merged once and restored by a person since: that
       // decision stands, so reflection leaves it out rather than merge it again every run.
       if (memory.duplicateOfId !== null) continue;
-      const subjectTerms = memory.subject === null ? new Uint32Array(0) : termsOf(memory.subject);
-      entries.push({
-        id: memory.id,
-        agentSlug: memory.agentSlug,
-        subject: subjectKey(memory.subject),
-        subjectTerms,
-        terms: without(vocabulary.termSet(memory.searchText), subjectTerms),
-        reinforcementCount: memory.reinforcementCount,
-        confidence: memory.confidence,
-        createdAt: memory.createdAt,
-      });
-      if (due(textUnits(memory.searchText))) await context.pause();
+      entries.push(entryOf(memory, vocabulary, termsOf));
+      if (pace.due(textUnits(memory.searchText))) await pace.pause();
     }
   }
   return { entries, examined };
@@ -137,8 +124,9 @@ export const duplicatesProcess: ReflectionProcess = {
   async run(context): Promise<ProcessResult> {
     const threshold = context.settings.processes.duplicates.similarity;
     const vocabulary = new Vocabulary();
-    const due = pacer(REFLECTION_BATCH);
-    const { entries, examined } = await readEntries(context, vocabulary, due);
+    // One count of work through reading, grouping and planning, so no turn carries one step's work into the next.
+    const pace: Pace = { due: pacer(REFLECTION_BATCH), pause: context.pause };
+    const { entries, examined } = await readEntries(context, vocabulary, pace);
 
     const byAgent = new Map<string | null, Entry[]>();
     for (const entry of entries) {
@@ -149,13 +137,9 @@ export const duplicatesProcess: ReflectionProcess = {
 
     let actions = 0;
     for (const scoped of byAgent.values()) {
-      const groups = await similarGroups(
-        scoped.map((entry) => entry.terms),
-        vocabulary,
-        { threshold, similarity: (a, b) => similarity(scoped[a]!, scoped[b]!), pause: context.pause, batch: REFLECTION_BATCH },
-      );
+      const groups = await similarGroups(scoped.map((entry) => entry.terms), vocabulary, { threshold, similarity: (a, b) => similarity(scoped[a]!, scoped[b]!), pace });
       for (const group of groups) {
-        const merges = await mergesOf(group.map((i) => scoped[i]!), threshold, { due, pause: context.pause });
+        const merges = await mergesOf(group.map((i) => scoped[i]!), threshold, pace);
         for (const merge of merges) actions += await applyMerge(context, merge);
       }
     }

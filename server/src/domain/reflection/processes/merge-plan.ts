@@ -1,5 +1,7 @@
-import { jaccard, type TermSet, without } from "./near-duplicates";
-import { comparisonUnits } from "./pacing";
+import { foldText } from "@engram/retrieval";
+import type { ReflectionMemory } from "../records";
+import { jaccard, jaccardWithout, type TermSet, type Vocabulary, without } from "./near-duplicates";
+import { comparisonUnits, type Pace } from "./pacing";
 
 /** What the duplicates process keeps of a durable memory while it compares. */
 export interface Entry {
@@ -16,6 +18,24 @@ export interface Entry {
   createdAt: Date;
 }
 
+/** Subjects are compared folded; a memory without one may duplicate one with any. */
+const subjectKey = (subject: string | null) => (subject === null ? null : foldText(subject).replace(/\s+/g, " ").trim());
+
+/** A memory as the process compares it; `termsOf` gives a subject's analysed terms (the caller keeps them once each). */
+export function entryOf(memory: ReflectionMemory, vocabulary: Vocabulary, termsOf: (subject: string) => TermSet): Entry {
+  const subjectTerms = memory.subject === null ? new Uint32Array(0) : termsOf(memory.subject);
+  return {
+    id: memory.id,
+    agentSlug: memory.agentSlug,
+    subject: subjectKey(memory.subject),
+    subjectTerms,
+    terms: without(vocabulary.termSet(memory.searchText), subjectTerms),
+    reinforcementCount: memory.reinforcementCount,
+    confidence: memory.confidence,
+    createdAt: memory.createdAt,
+  };
+}
+
 export interface Merge {
   survivor: Entry;
   duplicates: Array<{ entry: Entry; similarity: number }>;
@@ -28,10 +48,13 @@ export interface Merge {
  */
 export function similarity(a: Entry, b: Entry): number {
   if (a.subject !== null && b.subject !== null) return a.subject === b.subject ? jaccard(a.terms, b.terms) : 0;
-  if (a.subject !== null) return jaccard(a.terms, without(b.terms, a.subjectTerms));
-  if (b.subject !== null) return jaccard(without(a.terms, b.subjectTerms), b.terms);
+  if (a.subject !== null) return jaccardWithout(a.terms, b.terms, a.subjectTerms);
+  if (b.subject !== null) return jaccardWithout(b.terms, a.terms, b.subjectTerms);
   return jaccard(a.terms, b.terms);
 }
+
+/** The terms `similarity` walks: a subject's are walked too when they are left out of the other memory's terms. */
+const termsCompared = (a: Entry, b: Entry) => a.terms.length + b.terms.length + a.subjectTerms.length + b.subjectTerms.length;
 
 /**
  * The best-supported memory first: most reinforcements, then highest confidence, then the oldest (it was
@@ -46,12 +69,6 @@ function bySupport(a: Entry, b: Entry): number {
   );
 }
 
-export interface MergePace {
-  /** Counts work done; true when a batch's worth is done and a pause is due. */
-  due(units: number): boolean;
-  pause(): Promise<void>;
-}
-
 /**
  * A group joined through chains of similar pairs, as merges: the best-supported member survives and takes
  * only the members similar to it (A~B and B~C do not put C under A when A and C differ); the rest form
@@ -59,7 +76,7 @@ export interface MergePace {
  * A chain of drift leaves most of the group for the next survivor, so the comparisons grow with the square of
  * the chain: they are paced like the rest of the process's work.
  */
-export async function mergesOf(group: readonly Entry[], threshold: number, pace: MergePace): Promise<Merge[]> {
+export async function mergesOf(group: readonly Entry[], threshold: number, pace: Pace): Promise<Merge[]> {
   const merges: Merge[] = [];
   let remaining = [...group].sort(bySupport);
   while (remaining.length > 1) {
@@ -70,7 +87,7 @@ export async function mergesOf(group: readonly Entry[], threshold: number, pace:
       const score = similarity(survivor, entry);
       if (score >= threshold) duplicates.push({ entry, similarity: score });
       else left.push(entry);
-      if (pace.due(comparisonUnits(survivor.terms.length, entry.terms.length))) await pace.pause();
+      if (pace.due(comparisonUnits(termsCompared(survivor, entry)))) await pace.pause();
     }
     if (duplicates.length > 0) merges.push({ survivor, duplicates });
     remaining = left;

@@ -4,7 +4,7 @@
  * signatures split into bands (locality-sensitive hashing): two sets land in the same bucket of a band
  * with a probability that rises steeply with their similarity. Every candidate is checked exactly.
  */
-import { pacer, TERMS_PER_UNIT } from "./pacing";
+import { type Pace, TERMS_PER_UNIT } from "./pacing";
 
 /** A memory's analysed terms as distinct vocabulary ids, ascending. */
 export type TermSet = Uint32Array;
@@ -65,6 +65,28 @@ export function without(set: TermSet, removed: TermSet): TermSet {
   if (removed.length === 0) return set;
   const excluded = new Set(removed);
   return set.filter((term) => !excluded.has(term));
+}
+
+/**
+ * The Jaccard similarity of `a` and `b` less the terms of `removed` (all ascending), as `jaccard(a, without(b,
+ * removed))` but without building the difference: it runs for every pair the duplicates process compares.
+ */
+export function jaccardWithout(a: TermSet, b: TermSet, removed: TermSet): number {
+  let shared = 0;
+  let kept = 0;
+  for (let i = 0, j = 0, r = 0; j < b.length; j++) {
+    const term = b[j]!;
+    while (r < removed.length && removed[r]! < term) r++;
+    if (r < removed.length && removed[r] === term) continue;
+    kept++;
+    while (i < a.length && a[i]! < term) i++;
+    if (i < a.length && a[i] === term) {
+      shared++;
+      i++;
+    }
+  }
+  const all = a.length + kept - shared;
+  return all === 0 ? 0 : shared / all;
 }
 
 /** Shared terms over all terms; two empty sets are not similar. */
@@ -140,14 +162,8 @@ export interface ClusterOptions {
    * apart (0 for different subjects, say). Candidates come from the sets' signatures.
    */
   similarity(a: number, b: number): number;
-  /** Called after about every `batch` typical sets' worth of work, so a caller can let others run. */
-  pause(): Promise<void>;
-  batch: number;
-}
-
-interface Pace {
-  due(units?: number): boolean;
-  pause(): Promise<void>;
+  /** The caller's count of work, paused on after about every batch of it, so that others can run. */
+  pace: Pace;
 }
 
 /** MinHash signatures, `width` values per set, one after another; empty sets keep the maximum everywhere. */
@@ -173,12 +189,12 @@ async function signaturesOf(sets: readonly TermSet[], vocabulary: Vocabulary, wi
  * `sets` in ascending order. Empty sets are never joined.
  */
 export async function similarGroups(sets: readonly TermSet[], vocabulary: Vocabulary, options: ClusterOptions): Promise<number[][]> {
-  const { threshold, similarity, pause } = options;
-  const due = pacer(options.batch);
+  const { threshold, similarity, pace } = options;
+  const { due, pause } = pace;
   const shape = bandShape(threshold);
   const width = shape.bands * shape.rows;
   const present = sets.flatMap((set, i) => (set.length > 0 ? [i] : []));
-  const signatures = await signaturesOf(sets, vocabulary, width, { due, pause });
+  const signatures = await signaturesOf(sets, vocabulary, width, pace);
 
   const groups = new UnionFind(sets.length);
   const check = (a: number, b: number) => {

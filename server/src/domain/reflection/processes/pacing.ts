@@ -8,17 +8,29 @@
 export const TERMS_PER_UNIT = 64;
 /** Analysed text runs about eight characters a term, the space included. */
 const CHARS_PER_TERM = 8;
-/** Comparing two typical memories' terms costs about this fraction of a unit's work. */
+/** Comparisons of two typical memories' terms that cost as much as one unit. */
 const COMPARISONS_PER_UNIT = 32;
+/**
+ * Terms a comparison counts at least: comparing sets of a few terms costs more in the calls around it than in
+ * the walk, and counted by their terms alone, hundreds of thousands of them ran between pauses.
+ */
+const MIN_TERMS_COMPARED = 32;
 
 /** Reading a memory's analysed text into terms. */
 export const textUnits = (analysedText: string) => Math.max(1, analysedText.length / CHARS_PER_TERM / TERMS_PER_UNIT);
 
-/** Comparing two sets of `a` and `b` terms. */
-export const comparisonUnits = (a: number, b: number) => (a + b) / (2 * TERMS_PER_UNIT) / COMPARISONS_PER_UNIT;
+/** Comparing sets of `terms` terms in all (the subjects' too, when one is left out of the other). */
+export const comparisonUnits = (terms: number) => Math.max(terms, MIN_TERMS_COMPARED) / (2 * TERMS_PER_UNIT) / COMPARISONS_PER_UNIT;
+
+/** Work counted against a batch, and the pause taken when a batch's worth is done. */
+export interface Pace {
+  /** Counts `units` of work done (one when not said); true when a pause is due. */
+  due(units?: number): boolean;
+  pause(): Promise<void>;
+}
 
 /** Counts work and says when a batch's worth is done and a pause is due. */
-export function pacer(batch: number): (units?: number) => boolean {
+export function pacer(batch: number): Pace["due"] {
   let done = 0;
   return (units = 1) => {
     done += units;
