@@ -30,7 +30,10 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = {
   throttle: DEFAULT_LOGIN_THROTTLE,
 };
 
-/** Sessions past the limit that one sign-in ends: more only where the limit was lowered, and later sign-ins go on. */
+/**
+ * Sessions past the limit that one sign-in ends, within what one statement binds. More are past it only where
+ * they piled up before the limit (or it was lowered); each sign-in then ends another 500.
+ */
 const SESSIONS_ENDED_PER_SIGN_IN = 500;
 
 /** Activity is written at most this often, so reading a page is not a database write per request. */
@@ -81,7 +84,10 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
   async function start(userId: string, activeOrgId: string | null, checkedHash: string): Promise<{ secret: string; session: SessionRecord }> {
     return store.transaction(async (tx) => {
       if (!(await tx.users.holdPassword(userId, checkedHash))) throw wrongCredentials();
-      return newSession(tx, userId, activeOrgId);
+      const started = await newSession(tx, userId, activeOrgId);
+      // A person's sessions stay few, so a password change, which ends them all in one statement, stays short.
+      await tx.sessions.deleteLeastRecent(userId, { sessionId: started.session.id, keep: policy.maxPerPerson - 1, limit: SESSIONS_ENDED_PER_SIGN_IN });
+      return started;
     });
   }
 
@@ -89,8 +95,6 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
     const secret = newSecret();
     const at = clock();
     const session = await tx.sessions.create({ secretHash: hashSecret(secret), userId, activeOrgId, csrfToken: newSecret(), createdAt: at, expiresAt: new Date(at.getTime() + policy.absoluteMs) });
-    // A person's sessions stay few, so a password change, which ends them all in one statement, stays short.
-    await tx.sessions.deleteLeastRecent(userId, { sessionId: session.id, keep: policy.maxPerPerson - 1, limit: SESSIONS_ENDED_PER_SIGN_IN });
     return { secret, session };
   }
 
