@@ -70,7 +70,7 @@ export const ZEventBody = z
     metadata: z
       // The key check sees a top-level `__proto__` that the record would drop; nested ones are found below. A
       // pattern, where a refinement took several microseconds a key: a body may hold thousands before it is refused.
-      .record(z.string().regex(new RegExp(`^(?!${forbiddenKey}$)`), forbiddenKeyMessage), z.unknown())
+      .record(z.string().regex(/^(?!__proto__$)/, forbiddenKeyMessage), z.unknown())
       .superRefine((value, ctx) => {
         for (const { path, message } of metadataProblems(value)) ctx.addIssue({ code: z.ZodIssueCode.custom, message, path });
       })

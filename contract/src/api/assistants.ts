@@ -52,7 +52,7 @@ const ZAssistantParams = z.object({ assistantId: z.string().min(1).max(100) });
  */
 export const assistantChangeLimits = { defaultLimit: 20, maxLimit: 20 } as const;
 
-/** Assistants a page: each may carry about 90 KB of settings as JSON, and a member may make any number. */
+/** Assistants a page: each may carry about 90 KB of settings as JSON, and an organization may have any number. */
 export const assistantListLimits = { defaultLimit: 20, maxLimit: 20 } as const;
 /** `If-Match: "<version>"` makes a change conditional on the version read (the ETag of the GET routes). */
 const ZIfMatchHeaders = z.object({ "if-match": z.string().max(100).optional() });
