@@ -242,7 +242,7 @@ describe("bodies of other shapes and places", () => {
   it("nested deeper than 32 levels answer 400 invalid_parameter naming the top-level field, at any depth", async () => {
     const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
     expectError(await post("/v1/memory/events", withRaw(event({ metadata: { a: "MARK" } }), nested(100_000))), 400, "invalid_parameter", "metadata");
-    expectError(await post("/v1/memory/events", withRaw(event({ metadata: "MARK" }), `${'{"a":'.repeat(4_000)}1${"}".repeat(4_000)}`)), 400, "invalid_parameter", "metadata");
+    expectError(await post("/v1/memory/events", withRaw(event({ metadata: "MARK" }), `${'{"a":'.repeat(40_000)}1${"}".repeat(40_000)}`)), 400, "invalid_parameter", "metadata");
     expectError(await post("/v1/chat/completions", withRaw(chat("hi", { stop: "MARK" }), nested(300_000))), 400, "invalid_parameter", "stop");
     // Within the bound, each field's own rules answer (metadata allows 5 levels).
     expectError(await post("/v1/memory/events", withRaw(event({ metadata: { a: "MARK" } }), nested(31))), 400, "invalid_parameter", "metadata");

@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type RequestHandler } from "express";
 import typeIs from "type-is";
 import { AppError } from "../domain/kernel/errors";
-import { MAX_BODY_VALUES, tooManyValues } from "./input-checks";
 
 /** Request bodies above this are refused before parsing: a chat's messages or an MCP batch may come near it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -57,36 +56,13 @@ export const refuseOversizedBody: RequestHandler = (req, _res, next) => {
   next(limit === null ? undefined : payloadTooLarge(limit));
 };
 
-const [QUOTE, BACKSLASH, COLON] = [0x22, 0x5c, 0x3a];
-
 /**
- * Whether JSON text holds more than `max` object fields, counted on its bytes: one colon outside a string each
- * (duplicate keys count as sent). UTF-8 continuation bytes are never a quote, a backslash or a colon.
+ * JSON is UTF-8: another declared charset is refused, and bytes that are not UTF-8 are invalid JSON rather
+ * than silently replaced with U+FFFD. `buffer` is the body as received, inflated when it was compressed.
  */
-function hasMoreFieldsThan(json: Buffer, max: number): boolean {
-  let fields = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const byte = json[i];
-    if (inString) {
-      if (byte === BACKSLASH) i++;
-      else if (byte === QUOTE) inString = false;
-    } else if (byte === QUOTE) inString = true;
-    else if (byte === COLON && ++fields > max) return true;
-  }
-  return false;
-}
-
-/**
- * Checks the body's bytes before they are parsed. JSON is UTF-8: another declared charset is refused, and bytes
- * that are not UTF-8 are invalid JSON rather than silently replaced with U+FFFD. A body of more fields than any
- * route takes is refused before JSON.parse spends tens of milliseconds on it (the walk after parsing counts list
- * items too). `buffer` is the body as received, inflated when it was compressed.
- */
-function checkBytes(_req: IncomingMessage, _res: unknown, buffer: Buffer, charset: string): void {
+function requireUtf8(_req: IncomingMessage, _res: unknown, buffer: Buffer, charset: string): void {
   if (charset !== "utf-8") throw new AppError("unsupported_media_type", "Send the request body as UTF-8 JSON.");
   if (!isUtf8(buffer)) throw new AppError("invalid_json", "The request body is not valid UTF-8.");
-  if (hasMoreFieldsThan(buffer, MAX_BODY_VALUES)) throw tooManyValues();
 }
 
 /**
@@ -97,7 +73,7 @@ function checkBytes(_req: IncomingMessage, _res: unknown, buffer: Buffer, charse
  * small compressed body that would inflate far beyond it costs no more.
  */
 const parsers = new Map(
-  [MAX_BODY_BYTES, MAX_RECORD_BODY_BYTES].map((limit) => [limit, express.json({ limit, strict: false, verify: checkBytes })]),
+  [MAX_BODY_BYTES, MAX_RECORD_BODY_BYTES].map((limit) => [limit, express.json({ limit, strict: false, verify: requireUtf8 })]),
 );
 
 export const jsonBody: RequestHandler = (req, res, next) => {

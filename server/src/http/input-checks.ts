@@ -10,11 +10,6 @@ export const MAX_BODY_DEPTH = 32;
  */
 export const MAX_BODY_VALUES = 5_000;
 
-const TOO_MANY_VALUES = `fields and list items are more than ${MAX_BODY_VALUES} in all`;
-
-/** Why a body with more than MAX_BODY_VALUES fields and list items is refused, found before parsing or after. */
-export const tooManyValues = () => new AppError("invalid_parameter", `The request body's ${TOO_MANY_VALUES}.`);
-
 // Postgres refuses NUL in text and JSON while SQLite stores it; a lone surrogate has no UTF-8 form at all.
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -60,7 +55,7 @@ export function bodyProblem(body: unknown): { path: string; problem: string } | 
     if (depth > MAX_BODY_DEPTH) return { path: pathOf(visit)[0]!, problem: `must not be nested deeper than ${MAX_BODY_DEPTH} levels` };
     const keys = Object.keys(value);
     values += keys.length;
-    if (values > MAX_BODY_VALUES) return { path: "", problem: TOO_MANY_VALUES };
+    if (values > MAX_BODY_VALUES) return { path: "", problem: `fields and list items are more than ${MAX_BODY_VALUES} in all` };
     for (const key of Array.isArray(value) ? [] : keys) {
       // Record schemas drop a nested `__proto__` key silently, so the rest of the body would be applied as if it
       // had not been sent: refused, named by its own path. (At the top, strict schemas answer unknown_parameter.)
