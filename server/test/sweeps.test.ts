@@ -75,15 +75,30 @@ describe("the sweeps of expired rows", () => {
     const windowSeconds = DEFAULT_LOGIN_THROTTLE.windowSeconds;
     const current = Math.floor(now.getTime() / 1000 / windowSeconds) * windowSeconds;
     const keys = Array.from({ length: PILED_UP }, (_, i) => `address:10.0.${i >> 8}.${i & 255}`);
-    await store.loginThrottle.recordFailure(keys, current - 2 * windowSeconds);
-    expect(await store.loginThrottle.recordFailure(["address:10.9.9.9"], current)).toEqual([1]);
+    /** One failed password check under each key's window. */
+    const fail = async (failing: string[], windowStart: number) => {
+      for (const key of failing) {
+        expect((await store.loginThrottle.claim(key, windowStart, 100)).claimed).toBe(true);
+        await store.loginThrottle.settle([key], windowStart, true);
+      }
+    };
+    /** The failures a key's window holds (read by a claim, taken back at once). */
+    const failures = async (key: string, windowStart: number) => {
+      const { failures: held } = await store.loginThrottle.claim(key, windowStart, 100);
+      await store.loginThrottle.settle([key], windowStart, false);
+      return held;
+    };
+    await fail(keys, current - 2 * windowSeconds);
+    await fail(["address:10.9.9.9"], current);
 
     const calls: number[] = [];
     const throttle = loginThrottle({ ...store.loginThrottle, deleteBefore: recorded(calls, store.loginThrottle.deleteBefore) }, DEFAULT_LOGIN_THROTTLE, () => now);
     expect(await throttle.sweep()).toBe(PILED_UP);
     expect(calls).toEqual([ROWS_PER_SWEEP_STATEMENT, ROWS_PER_SWEEP_STATEMENT, 1]);
-    expect(await store.loginThrottle.recordFailure(["address:10.9.9.9", keys[0]!], current - 2 * windowSeconds)).toEqual([1, 1]);
-    expect(await store.loginThrottle.recordFailure(["address:10.9.9.9"], current)).toEqual([2]);
+    // The current window's failure is kept; the past windows' counts begin afresh.
+    expect(await failures("address:10.9.9.9", current)).toBe(1);
+    expect(await failures(keys[0]!, current - 2 * windowSeconds)).toBe(0);
+    expect(await failures(keys.at(-1)!, current - 2 * windowSeconds)).toBe(0);
   });
 
   it("delete ended sessions the same way, keeping the live ones", async () => {

@@ -131,4 +131,24 @@ describe("login throttling", () => {
     expect(answered.filter((status) => status === 401).length).toBeLessThanOrEqual(throttle.perAccount);
     expect(answered.filter((status) => status !== 401).every((status) => status === 429)).toBe(true);
   });
+
+  it("lets concurrent sign-ins with the right password through, more of them than either limit", async () => {
+    const person = await newPerson();
+    const count = 3 * throttle.perAddress;
+    const answers = await Promise.all(Array.from({ length: count }, () => login(person.email, person.password)));
+    expect(answers.map((res) => res.status)).toEqual(Array(count).fill(200));
+    // Nothing was counted: the account still has all its failures to spend.
+    for (let i = 0; i < throttle.perAccount; i++) expect((await login(person.email, "wrong password")).status).toBe(401);
+    expectThrottled(await login(person.email, person.password), 45);
+  });
+
+  it("checks no more wrong passwords than the limit when right and wrong ones are sent together", async () => {
+    const person = await newPerson();
+    const passwords = Array.from({ length: 4 * throttle.perAccount }, (_, i) => (i % 2 === 0 ? person.password : `wrong password ${i}`));
+    const answers = await Promise.all(passwords.map((password) => login(person.email, password)));
+    const wrong = answers.filter((_, i) => passwords[i] !== person.password).map((res) => res.status);
+    expect(wrong.filter((status) => status === 401).length).toBeLessThanOrEqual(throttle.perAccount);
+    // A right password is let in unless the wrong ones locked the account before it was checked.
+    for (const [i, res] of answers.entries()) expect(passwords[i] === person.password ? [200, 429] : [401, 429]).toContain(res.status);
+  });
 });

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
 import { deleteInStatements } from "../kernel/in-turns";
@@ -6,17 +7,26 @@ import type { LoginThrottleRepository } from "./ports";
 
 export interface LoginThrottlePolicy {
   windowSeconds: number;
-  /** Failed sign-ins allowed per account (known or not) per window. */
+  /** Failed sign-ins allowed per account (known or not) per window; at least 1. */
   perAccount: number;
-  /** Failed sign-ins allowed per client address per window: higher, as offices share addresses. */
+  /** Failed sign-ins allowed per client address per window: higher, as offices share addresses; at least 1. */
   perAddress: number;
 }
 
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = { windowSeconds: 15 * 60, perAccount: 10, perAddress: 100 };
 
+/** How long an attempt waits for other checks in flight to end before it is refused, and how often it looks. */
+const MAX_WAIT_MS = 5_000;
+const WAIT_STEP_MS = 20;
+
 /**
  * Failed sign-ins are counted per account and per address in fixed windows shared through the database.
  * Unknown emails count like known ones, so throttling reveals nothing about which accounts exist.
+ *
+ * A password is checked only under a claim on both windows, taken while their failures and the checks in
+ * flight are fewer than the limit: every check in flight could fail, so concurrent guesses can never pass the
+ * limit, and an attempt that finds the room taken by checks in flight waits for them rather than being refused.
+ * Only a locked window (failures at the limit) refuses at once.
  */
 export function loginThrottle(repository: LoginThrottleRepository, policy: LoginThrottlePolicy, clock: Clock) {
   const window = () => {
@@ -25,25 +35,47 @@ export function loginThrottle(repository: LoginThrottleRepository, policy: Login
     return { start, resetSeconds: Math.max(1, Math.ceil(start + policy.windowSeconds - now)) };
   };
   const keysOf = (email: string, address: string) => [`account:${createHash("sha256").update(email).digest("hex")}`, `address:${address}`];
+  const limits = [policy.perAccount, policy.perAddress];
+
+  /** Claims every key's window in turn, or none: "locked" or "busy" when one has no room. */
+  async function claimAll(keys: string[], start: number): Promise<"claimed" | "locked" | "busy"> {
+    for (const [i, key] of keys.entries()) {
+      const claim = await repository.claim(key, start, limits[i]!);
+      if (claim.claimed) continue;
+      if (i > 0) await repository.settle(keys.slice(0, i), start, false);
+      return claim.failures >= limits[i]! ? "locked" : "busy";
+    }
+    return "claimed";
+  }
 
   return {
     /**
-     * Counts a sign-in as failed before its password is checked, so concurrent guesses cannot all pass a check
-     * made before any of them failed; throws 429 past either limit. Answers `succeeded`, which takes the
-     * attempt back off the counts: only failures count.
+     * Runs `check` (a password check: its result, or null when the password was wrong) as one throttled attempt,
+     * and counts a null as a failure. Throws 429 past either limit; a refused attempt checks no password and is
+     * no failure, so a client hammering one locked account does not lock everyone else behind its address.
      */
-    async attempt(email: string, address: string): Promise<{ succeeded(): Promise<void> }> {
-      const { start, resetSeconds } = window();
+    async guard<T>(email: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
       const keys = keysOf(email, address);
-      const [account = 0, fromAddress = 0] = await repository.recordFailure(keys, start);
-      const forgive = () => repository.forgive(keys, start);
-      if (account > policy.perAccount || fromAddress > policy.perAddress) {
-        // A refused attempt checks no password: it is no failure, so a client hammering one locked account
-        // does not lock everyone else behind its (office) address.
-        await forgive();
-        throw new AppError("login_throttled", `Too many failed sign-ins; try again in ${resetSeconds} s.`, null, resetSeconds);
+      const waitUntil = performance.now() + MAX_WAIT_MS;
+      for (;;) {
+        const { start, resetSeconds } = window();
+        const claim = await claimAll(keys, start);
+        if (claim === "locked") throw new AppError("login_throttled", `Too many failed sign-ins; try again in ${resetSeconds} s.`, null, resetSeconds);
+        if (claim === "claimed") {
+          let result: T | null = null;
+          let checked = false;
+          try {
+            result = await check();
+            checked = true;
+          } finally {
+            // A check that threw (the database, say) checked no password: it is no failure.
+            await repository.settle(keys, start, checked && result === null);
+          }
+          return result;
+        }
+        if (performance.now() >= waitUntil) throw new AppError("login_throttled", "Too many sign-ins at once; try again in 1 s.", null, 1);
+        await sleep(WAIT_STEP_MS);
       }
-      return { succeeded: forgive };
     },
     /** Counts of past windows no longer matter. */
     sweep() {

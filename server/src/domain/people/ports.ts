@@ -78,10 +78,14 @@ export interface SessionRepository {
 }
 
 export interface LoginThrottleRepository {
-  /** Adds one failure to each key's window in one atomic statement per key; answers the new counts. */
-  recordFailure(keys: readonly string[], windowStart: number): Promise<number[]>;
-  /** Takes one failure back off each key's window (an attempt that turned out not to fail), in one statement. */
-  forgive(keys: readonly string[], windowStart: number): Promise<void>;
+  /**
+   * Claims one password check against `key`'s window in one atomic statement: its pending checks go up by one
+   * only while they and its failures are fewer than `limit`. Answers whether it was claimed, and the window's
+   * failures so far.
+   */
+  claim(key: string, windowStart: number, limit: number): Promise<{ claimed: boolean; failures: number }>;
+  /** Ends a claimed check on each key's window in one statement: one pending check fewer, one failure more when `failed`. */
+  settle(keys: readonly string[], windowStart: number, failed: boolean): Promise<void>;
   /** Deletes at most `limit` counts of windows that started before `windowStart`; answers how many. */
   deleteBefore(windowStart: number, limit: number): Promise<number>;
 }

@@ -115,14 +115,14 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
       } catch {
         email = input.email.trim().toLowerCase().slice(0, 254);
       }
-      const attempt = await throttle.attempt(email, input.address);
-      const credentials = await store.users.findCredentials(email);
-      const valid = await verifyPassword(credentials?.passwordHash ?? null, input.password);
-      if (!credentials || !valid) throw wrongCredentials();
+      const credentials = await throttle.guard(email, input.address, async () => {
+        const found = await store.users.findCredentials(email);
+        return (await verifyPassword(found?.passwordHash ?? null, input.password)) ? found : null;
+      });
+      if (!credentials) throw wrongCredentials();
       const { user } = credentials;
       const [first] = await store.memberships.ofUser(user.id);
       const { secret, session } = await start(user.id, first?.orgId ?? null, credentials.passwordHash);
-      await attempt.succeeded();
       if (input.previousSecret) await logout(input.previousSecret);
       const signedIn = await signedInFrom(session);
       if (!signedIn) throw wrongCredentials();
@@ -158,10 +158,11 @@ export function sessionService(store: Store, { clock, policy }: { clock: Clock; 
      * session of the person ends, and a new one starts in the same organization.
      */
     async changePassword(current: SignedIn, passwords: { current: string; next: string }, address: string): Promise<{ secret: string; signedIn: SignedIn }> {
-      const attempt = await throttle.attempt(current.email, address);
-      const checked = await store.users.passwordHashOf(current.userId);
-      if (!(await verifyPassword(checked, passwords.current)) || checked === null) throw wrongCurrentPassword();
-      await attempt.succeeded();
+      const checked = await throttle.guard(current.email, address, async () => {
+        const hash = await store.users.passwordHashOf(current.userId);
+        return (await verifyPassword(hash, passwords.current)) ? hash : null;
+      });
+      if (checked === null) throw wrongCurrentPassword();
       checkNewPassword(passwords.next);
       const next = await hashPassword(passwords.next);
       const { secret, session } = await store.transaction(async (tx) => {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "LoginThrottle" ADD COLUMN     "pending" INTEGER NOT NULL DEFAULT 0;
