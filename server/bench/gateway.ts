@@ -18,6 +18,7 @@ import { parseRateLimitSetting } from "../src/domain/rate-limits/policy";
 import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/access/access-tokens";
 import { createLogger } from "../src/logger";
 import { startServer } from "../src/server";
+import { startBareProxy } from "./bare-proxy";
 import { benchmarkQueries, syntheticMemories } from "./corpus";
 import { cpuUsageAvailable, processCpuMs, treeCpuMs } from "./cpu-usage";
 import { latencyFromWorker } from "./http-load";
@@ -30,6 +31,9 @@ const ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? 3);
 const CONCURRENCIES = (process.env.BENCH_GATEWAY_CONCURRENCY ?? "1,16").split(",").map(Number);
 /** Measured requests per worker count for the throughput comparison. */
 const THROUGHPUT_REQUESTS = Number(process.env.BENCH_GATEWAY_THROUGHPUT_REQUESTS ?? 3_000);
+
+/** The least any Node proxy adds (bare-proxy.ts): the floor under the pass-through targets, measured in the same rounds. */
+const BARE_PROXY = "bare Node proxy (node:http + undici)";
 
 export interface GatewayRow {
   target: string;
@@ -164,6 +168,7 @@ export async function benchGateway(): Promise<GatewayResults> {
   const portkeyEntry = join(dirname(createRequire(import.meta.url).resolve("@portkey-ai/gateway/package.json")), "build/start-server.js");
   const portkeyPort = await freePort();
   const portkey = await startProcess(process.execPath, [portkeyEntry, `--port=${portkeyPort}`, "--headless"], { NODE_ENV: "production" }, portkeyPort);
+  const bareProxy = await startBareProxy(upstreamUrl, "bench-model");
 
   const databaseFile = join(mkdtempSync(join(tmpdir(), "engram-bench-gateway-")), "engram.db");
   const server = await startServer(
@@ -200,27 +205,27 @@ export async function benchGateway(): Promise<GatewayResults> {
       JSON.stringify({ model, messages: [{ role: "system", content: "You are the on-call assistant." }, { role: "user", content: question }], max_tokens: 256 });
     const questions = benchmarkQueries.map((q) => `${q}?`);
     const json = { "content-type": "application/json" };
-    const targets: Target[] = [
-      { name: "direct to the model", url: `${upstreamUrl}/chat/completions`, headers: { ...json, authorization: "Bearer sk-bench" }, bodies: questions.map((q) => chat("bench-model", q)) },
-      {
-        name: "Engram, pass-through (X-Engram-Memory: off)",
-        url: `${server.url}/v1/chat/completions`,
-        headers: { ...json, authorization: `Bearer ${token}`, "x-engram-memory": "off" },
-        bodies: questions.map((q) => chat(DEFAULT_MODEL_ID, q)),
-      },
-      {
-        name: `Engram, memory injection (${MEMORIES} memories)`,
-        url: `${server.url}/v1/chat/completions`,
-        headers: { ...json, authorization: `Bearer ${token}` },
-        bodies: questions.map((q) => chat(DEFAULT_MODEL_ID, q)),
-      },
-      {
-        name: "Portkey gateway (open source)",
-        url: `http://127.0.0.1:${portkey.port}/v1/chat/completions`,
-        headers: { ...json, authorization: "Bearer sk-bench", "x-portkey-provider": "openai", "x-portkey-custom-host": upstreamUrl },
-        bodies: questions.map((q) => chat("bench-model", q)),
-      },
-    ];
+    const direct: Target = { name: "direct to the model", url: `${upstreamUrl}/chat/completions`, headers: { ...json, authorization: "Bearer sk-bench" }, bodies: questions.map((q) => chat("bench-model", q)) };
+    const passThrough: Target = {
+      name: "Engram, pass-through (X-Engram-Memory: off)",
+      url: `${server.url}/v1/chat/completions`,
+      headers: { ...json, authorization: `Bearer ${token}`, "x-engram-memory": "off" },
+      bodies: questions.map((q) => chat(DEFAULT_MODEL_ID, q)),
+    };
+    const memoryChat: Target = {
+      name: `Engram, memory injection (${MEMORIES} memories)`,
+      url: `${server.url}/v1/chat/completions`,
+      headers: { ...json, authorization: `Bearer ${token}` },
+      bodies: questions.map((q) => chat(DEFAULT_MODEL_ID, q)),
+    };
+    const portkeyChat: Target = {
+      name: "Portkey gateway (open source)",
+      url: `http://127.0.0.1:${portkey.port}/v1/chat/completions`,
+      headers: { ...json, authorization: "Bearer sk-bench", "x-portkey-provider": "openai", "x-portkey-custom-host": upstreamUrl },
+      bodies: questions.map((q) => chat("bench-model", q)),
+    };
+    const bareProxyChat: Target = { name: BARE_PROXY, url: `${bareProxy.url}/v1/chat/completions`, headers: json, bodies: questions.map((q) => chat(DEFAULT_MODEL_ID, q)) };
+    const targets = [direct, passThrough, memoryChat, portkeyChat, bareProxyChat];
 
     for (const concurrency of CONCURRENCIES) {
       const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
@@ -239,19 +244,20 @@ export async function benchGateway(): Promise<GatewayResults> {
 
     // Streaming: the first byte of the answer, straight from the model and through Engram (pass-through), alternating.
     const streamed = (target: Target): Target => ({ ...target, bodies: target.bodies.map((body) => JSON.stringify({ ...JSON.parse(body), stream: true })) });
-    const [direct, engram] = [streamed(targets[0]!), streamed(targets[1]!)];
+    const [directStream, engramStream] = [streamed(direct), streamed(passThrough)];
     const firstBytes = { direct: [] as number[], engram: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
-      firstBytes.direct.push(...(await latencyFromWorker(direct, 1, Math.ceil(REQUESTS / ROUNDS), 200, true)).samples);
-      firstBytes.engram.push(...(await latencyFromWorker(engram, 1, Math.ceil(REQUESTS / ROUNDS), 200, true)).samples);
+      firstBytes.direct.push(...(await latencyFromWorker(directStream, 1, Math.ceil(REQUESTS / ROUNDS), 200, true)).samples);
+      firstBytes.engram.push(...(await latencyFromWorker(engramStream, 1, Math.ceil(REQUESTS / ROUNDS), 200, true)).samples);
     }
     const p50 = (values: number[]) => percentile(Float64Array.from(values).sort(), 50);
     streaming = { direct: p50(firstBytes.direct), engram: p50(firstBytes.engram) };
 
     // Worker scaling: the memory-grounded chat at c=16 through separate `engram serve` processes, 1 then 2 workers.
-    for (const workers of [1, 2]) throughput.set(workers, await workersThroughput(databaseFile, upstream.child, upstreamUrl, targets[2]!, workers));
+    for (const workers of [1, 2]) throughput.set(workers, await workersThroughput(databaseFile, upstream.child, upstreamUrl, memoryChat, workers));
   } finally {
     await server.close();
+    await bareProxy.close();
     portkey.child.kill();
     upstream.child.kill();
   }
@@ -280,6 +286,7 @@ export function gatewayTargets({ rows, streaming, throughput }: GatewayResults):
     atMost("chat pass-through, added p50, c=1", passThrough1, 0.5),
     atMost("chat pass-through, added p50, c=1, vs Portkey's", passThrough1, portkey1 / 4, `¼ × ${portkey1.toFixed(2)} ms`),
     atMost("chat pass-through, added p50, c=16, vs Portkey's", passThrough16, portkey16 / 4, `¼ × ${portkey16.toFixed(2)} ms`),
+    reported("  the floor: a bare Node proxy, added p50, c=1 / c=16", `${added(BARE_PROXY, 1).toFixed(2)} / ${added(BARE_PROXY, 16).toFixed(2)} ms`),
     atMost(`chat with memory (${MEMORIES} memories), added p50, c=1`, added("Engram, memory injection", 1), 3),
     reported(`chat with memory (${MEMORIES} memories), added p50, c=16`, `${added("Engram, memory injection", 16).toFixed(2)} ms`),
     atLeast(
