@@ -15,9 +15,14 @@ export interface LoginThrottlePolicy {
 
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = { windowSeconds: 15 * 60, perAccount: 10, perAddress: 100 };
 
-/** How long an attempt waits for other checks in flight to end before it is refused, and how often it looks. */
+/** How long an attempt waits for other checks in flight to end before it is refused. */
 const MAX_WAIT_MS = 5_000;
-const WAIT_STEP_MS = 20;
+/**
+ * Its pauses between looks: doubling from the first to the longest, each shortened by up to half at random, so a
+ * crowd of waiters costs the database a few dozen claims each rather than one every few milliseconds.
+ */
+const FIRST_PAUSE_MS = 10;
+const LONGEST_PAUSE_MS = 250;
 
 /**
  * Failed sign-ins are counted per account and per address in fixed windows shared through the database.
@@ -57,7 +62,7 @@ export function loginThrottle(repository: LoginThrottleRepository, policy: Login
     async guard<T>(email: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
       const keys = keysOf(email, address);
       const waitUntil = performance.now() + MAX_WAIT_MS;
-      for (;;) {
+      for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(2 * pause, LONGEST_PAUSE_MS)) {
         const { start, resetSeconds } = window();
         const claim = await claimAll(keys, start);
         if (claim === "locked") throw new AppError("login_throttled", `Too many failed sign-ins; try again in ${resetSeconds} s.`, null, resetSeconds);
@@ -74,7 +79,7 @@ export function loginThrottle(repository: LoginThrottleRepository, policy: Login
           return result;
         }
         if (performance.now() >= waitUntil) throw new AppError("login_throttled", "Too many sign-ins at once; try again in 1 s.", null, 1);
-        await sleep(WAIT_STEP_MS);
+        await sleep(pause * (1 - Math.random() / 2));
       }
     },
     /** Counts of past windows no longer matter. */
