@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawRequest, startServerOn, startTestServer, type TestServer } from "@engram/test-support";
+import { DEFAULT_LOGIN_THROTTLE } from "../../src/domain/people/login-throttle";
 import { applicationWith, manualClock, sessionSetCookie } from "./sessions-support";
 
-const throttle = { perAccount: 3, perAddress: 5, windowSeconds: 60 };
+const throttle = { ...DEFAULT_LOGIN_THROTTLE, perAccount: 3, perAddress: 5, windowSeconds: 60 };
 const windowMs = throttle.windowSeconds * 1000;
 const application = applicationWith({ sessions: { throttle } });
 const clock = manualClock();

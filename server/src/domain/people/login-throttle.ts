@@ -11,12 +11,11 @@ export interface LoginThrottlePolicy {
   perAccount: number;
   /** Failed sign-ins allowed per client address per window: higher, as offices share addresses; at least 1. */
   perAddress: number;
+  /** How long an attempt waits for other checks in flight to end before it is refused. */
+  maxWaitMs: number;
 }
 
-export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = { windowSeconds: 15 * 60, perAccount: 10, perAddress: 100 };
-
-/** How long an attempt waits for other checks in flight to end before it is refused. */
-const MAX_WAIT_MS = 5_000;
+export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = { windowSeconds: 15 * 60, perAccount: 10, perAddress: 100, maxWaitMs: 5_000 };
 /**
  * Its pauses between looks: doubling from the first to the longest, each shortened by up to half at random, so a
  * crowd of waiters costs the database a few dozen claims each rather than one every few milliseconds.
@@ -61,22 +60,21 @@ export function loginThrottle(repository: LoginThrottleRepository, policy: Login
      */
     async guard<T>(email: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
       const keys = keysOf(email, address);
-      const waitUntil = performance.now() + MAX_WAIT_MS;
+      const waitUntil = performance.now() + policy.maxWaitMs;
       for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(2 * pause, LONGEST_PAUSE_MS)) {
         const { start, resetSeconds } = window();
         const claim = await claimAll(keys, start);
         if (claim === "locked") throw new AppError("login_throttled", `Too many failed sign-ins; try again in ${resetSeconds} s.`, null, resetSeconds);
         if (claim === "claimed") {
-          let result: T | null = null;
-          let checked = false;
+          // A check that throws (the database, say) checked no password: it is no failure.
+          let failed = false;
           try {
-            result = await check();
-            checked = true;
+            const result = await check();
+            failed = result === null;
+            return result;
           } finally {
-            // A check that threw (the database, say) checked no password: it is no failure.
-            await repository.settle(keys, start, checked && result === null);
+            await repository.settle(keys, start, failed);
           }
-          return result;
         }
         if (performance.now() >= waitUntil) throw new AppError("login_throttled", "Too many sign-ins at once; try again in 1 s.", null, 1);
         await sleep(pause * (1 - Math.random() / 2));
