@@ -1,3 +1,4 @@
+import { chunks } from "../domain/kernel/chunks";
 import { Prisma } from "./generated/sqlite/client.ts";
 
 /**
@@ -37,8 +38,8 @@ export function insertStatements<Column extends string>(table: Table<Column>, ro
   const perStatement = Math.floor(MAX_PARAMETERS / table.columns.length);
   const columns = columnList(table.columns);
   const suffix = raw(table.onConflict ?? "");
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const values = rows.slice(i, i + perStatement).map((row) => sql`(${join(table.columns.map((column) => row[column] ?? null))})`);
+  for (const chunk of chunks(rows, perStatement)) {
+    const values = chunk.map((row) => sql`(${join(table.columns.map((column) => row[column] ?? null))})`);
     statements.push(sql`INSERT INTO ${raw(`"${table.name}"`)} (${columns}) VALUES ${join(values)} ${suffix}`);
   }
   return statements;

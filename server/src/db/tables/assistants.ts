@@ -1,6 +1,7 @@
 import type { TAssistantType, TCapabilityConfigs } from "@engram/contract";
 import type { AssistantRepository } from "../../domain/assistants/ports";
 import type { AssistantChangeRecord, AssistantRecord, AssistantSnapshot, ChangeAction } from "../../domain/assistants/records";
+import { chunks } from "../../domain/kernel/chunks";
 import { newId } from "../../domain/kernel/ids";
 import { rowsPast } from "../page-where";
 import type { PrismaTx } from "../prisma";
@@ -86,8 +87,8 @@ export function assistantRepository(db: PrismaTx): AssistantRepository {
       const rows = await db.assistant.findMany({ where: { orgId, ownerUserId, type: "employee_personal" } });
       // By the ids read, so an assistant made meanwhile is not deleted unlogged; a statement names at most
       // IDS_PER_STATEMENT of them, within what the databases bind.
-      for (let start = 0; start < rows.length; start += IDS_PER_STATEMENT) {
-        await db.assistant.deleteMany({ where: { id: { in: rows.slice(start, start + IDS_PER_STATEMENT).map((row) => row.id) } } });
+      for (const chunk of chunks(rows, IDS_PER_STATEMENT)) {
+        await db.assistant.deleteMany({ where: { id: { in: chunk.map((row) => row.id) } } });
       }
       return rows.map(toRecord);
     },
@@ -95,8 +96,8 @@ export function assistantRepository(db: PrismaTx): AssistantRepository {
       return toChange(await db.assistantChange.create({ data: changeRow(change) }));
     },
     async appendChanges(changes) {
-      for (let start = 0; start < changes.length; start += CHANGES_PER_STATEMENT) {
-        await db.assistantChange.createMany({ data: changes.slice(start, start + CHANGES_PER_STATEMENT).map(changeRow) });
+      for (const chunk of chunks(changes, CHANGES_PER_STATEMENT)) {
+        await db.assistantChange.createMany({ data: chunk.map(changeRow) });
       }
     },
     async changes(orgId, assistantId, { beforeVersion, limit }) {

@@ -1,4 +1,5 @@
 import { baseLevelActivation } from "@engram/retrieval";
+import { chunks } from "../../kernel/chunks";
 import { type ProcessResult, type ReflectionProcess, SNAPSHOTS_PER_STATEMENT } from "../process";
 import type { ReflectionMemory } from "../records";
 import { scopePages } from "./scope-pages";
@@ -31,8 +32,8 @@ export const activationUpkeepProcess: ReflectionProcess = {
         const moved = memory.activation === null || Math.abs(memory.activation - activation) > UNCHANGED;
         return moved ? [{ id: memory.id, activation }] : [];
       });
-      for (let start = 0; start < values.length; start += SNAPSHOTS_PER_STATEMENT) {
-        actions += await context.memories.setActivations(context.scope, values.slice(start, start + SNAPSHOTS_PER_STATEMENT), now);
+      for (const chunk of chunks(values, SNAPSHOTS_PER_STATEMENT)) {
+        actions += await context.memories.setActivations(context.scope, chunk, now);
         await context.pause();
       }
     }

@@ -1,4 +1,5 @@
 import type { TMemoryState } from "@engram/contract";
+import { chunks } from "../../kernel/chunks";
 import { CHANGES_PER_TRANSACTION, REFLECTION_BATCH, type ReflectionContext } from "../process";
 import type { PagePosition, ReflectionMemoryRepository } from "../ports";
 import type { ReflectionMemory } from "../records";
@@ -47,8 +48,7 @@ export const flagChange = (ctx: ReflectionContext, change: FlagChange, at: Date)
  */
 export async function applyChanges(ctx: ReflectionContext, changes: readonly Change[]): Promise<number> {
   let applied = 0;
-  for (let start = 0; start < changes.length; start += CHANGES_PER_TRANSACTION) {
-    const step = changes.slice(start, start + CHANGES_PER_TRANSACTION);
+  for (const step of chunks(changes, CHANGES_PER_TRANSACTION)) {
     applied += await ctx.transaction(async (memories) => {
       await memories.lock(ctx.scope, step.map((change) => change.memoryId));
       let done = 0;
