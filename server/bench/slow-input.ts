@@ -101,6 +101,12 @@ const WIDE_BODIES: Array<{ body: string; path: string; send: () => unknown; expe
   { body: "event metadata, 60,000 keys (past the route's 256 KiB)", path: "/v1/memory/events", send: () => ({ type: "deploy.completed", text: "wide", metadata: manyKeys(60_000) }), expect: [413] },
   { body: "event metadata, 18,000 keys", path: "/v1/memory/events", send: () => ({ type: "deploy.completed", text: "wide", metadata: manyKeys(18_000) }), expect: [400] },
   { body: "event metadata, 4,990 keys", path: "/v1/memory/events", send: () => ({ type: "deploy.completed", text: "wide", metadata: manyKeys(4_990) }), expect: [400] },
+  {
+    body: "MCP send_event, metadata of 60,000 keys (within MCP's 1 MiB)",
+    path: "/mcp",
+    send: () => mcpCall(1, "send_event", { type: "deploy.completed", text: "wide", metadata: manyKeys(60_000) }),
+    expect: [400],
+  },
   { body: "event metadata, 120,000 list items", path: "/v1/memory/events", send: () => ({ type: "deploy.completed", text: "wide", metadata: { a: Array(120_000).fill(1) } }), expect: [400] },
   { body: "chat, 30,000 messages", path: "/v1/chat/completions", send: () => ({ model: DEFAULT_MODEL_ID, messages: Array(30_000).fill({ role: "user", content: "x" }) }), expect: [400] },
   { body: "chat, 1,600 messages", path: "/v1/chat/completions", send: () => ({ model: DEFAULT_MODEL_ID, messages: Array(1_600).fill({ role: "user", content: "x" }) }), expect: [400] },

@@ -10,6 +10,11 @@ export const MAX_BODY_DEPTH = 32;
  */
 export const MAX_BODY_VALUES = 5_000;
 
+const TOO_MANY_VALUES = `fields and list items are more than ${MAX_BODY_VALUES} in all`;
+
+/** The refusal of a body past MAX_BODY_VALUES, whether counted before parsing (body.ts) or after. */
+export const tooManyValues = () => new AppError("invalid_parameter", `The request body's ${TOO_MANY_VALUES}.`);
+
 // Postgres refuses NUL in text and JSON while SQLite stores it; a lone surrogate has no UTF-8 form at all.
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -55,7 +60,7 @@ export function bodyProblem(body: unknown): { path: string; problem: string } | 
     if (depth > MAX_BODY_DEPTH) return { path: pathOf(visit)[0]!, problem: `must not be nested deeper than ${MAX_BODY_DEPTH} levels` };
     const keys = Object.keys(value);
     values += keys.length;
-    if (values > MAX_BODY_VALUES) return { path: "", problem: `fields and list items are more than ${MAX_BODY_VALUES} in all` };
+    if (values > MAX_BODY_VALUES) return { path: "", problem: TOO_MANY_VALUES };
     for (const key of Array.isArray(value) ? [] : keys) {
       // Record schemas drop a nested `__proto__` key silently, so the rest of the body would be applied as if it
       // had not been sent: refused, named by its own path. (At the top, strict schemas answer unknown_parameter.)

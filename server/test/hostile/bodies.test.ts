@@ -106,6 +106,19 @@ describe.each(bodyRoutes)("$name ($method $path)", (route) => {
     expectError(await send(path(), JSON.stringify({ ...body, padding: Array(MAX_BODY_VALUES / 2).fill(0) })), 400, "unknown_parameter");
   });
 
+  it("counts a body's separators before parsing it: too many are refused even when the JSON breaks after them", async () => {
+    const padding = (count: number) => Array.from({ length: count }, (_, i) => `"k${i}":[0]`).join(",");
+    // Strings holding commas, escaped quotes and backslashes: none of their commas counts.
+    const decoy = JSON.stringify({ "text,": ',\\",",\\\\', ",,": "a,b,\\\\\\\",c" }).slice(1, -1);
+    // Its commas outside strings, `count + 2`: the decoy's one, the one before "padding", `count - 1` in it, one after.
+    const broken = (count: number) => `{${decoy},"padding":{${padding(count)}}, and then no JSON at all`;
+    const res = await send(path(), broken(MAX_BODY_VALUES - 1));
+    expectError(res, 400, "invalid_parameter", null);
+    expect(res.json.error.message).toBe(`The request body's fields and list items are more than ${MAX_BODY_VALUES} in all.`);
+    // One fewer, and the parse runs, and finds the JSON broken.
+    expectError(await send(path(), broken(MAX_BODY_VALUES - 2)), 400, "invalid_json");
+  });
+
   it("rejects unknown fields, naming them, `__proto__` included and never merged into a prototype", async () => {
     expectError(await send(path(), JSON.stringify({ ...body, extraField: 1 })), 400, "unknown_parameter", "extraField");
     for (const key of ["__proto__", "constructor"]) {
