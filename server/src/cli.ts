@@ -12,4 +12,8 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(error.code === "EPIPE" ? CLOSED_PIPE_STATUS : 1);
 });
 
+// An error line that cannot be written (stderr on a full disk) has no one left to tell: the status says what it
+// would have, rather than an unhandled write error replacing it with 1.
+process.stderr.on("error", () => {});
+
 process.exitCode = await runCli(process.argv.slice(2));

@@ -121,6 +121,21 @@ describe("engram CLI", () => {
     }
   }, 30_000);
 
+  it.runIf(existsSync("/dev/full"))("keeps its status when the error line itself cannot be written", async () => {
+    const full = openSync("/dev/full", "w");
+    try {
+      for (const [args, expected] of [
+        [["no-such-command"], 2],
+        [["token", "create", "--org", "org_missing", "--name", "x"], 2],
+      ] as const) {
+        const child = spawnSync(process.execPath, ["--conditions=source", "--import", "tsx", entry, ...args], { env, stdio: ["ignore", "ignore", full] });
+        expect({ args, status: child.status, signal: child.signal }).toEqual({ args, status: expected, signal: null });
+      }
+    } finally {
+      closeSync(full);
+    }
+  }, 30_000);
+
   it("migrate reports an up-to-date database", async () => {
     expect(await engram("migrate")).toMatch(/up to date|applied/);
     expect(await engram("migrate")).toContain("database is up to date");
