@@ -107,6 +107,7 @@ const WIDE_BODIES: Array<{ body: string; path: string; send: () => unknown; expe
     send: () => mcpCall(1, "send_event", { type: "deploy.completed", text: "wide", metadata: manyKeys(60_000) }),
     expect: [400],
   },
+  { body: "MCP body of one string of 500,000 escaped quotes", path: "/mcp", send: () => '"'.repeat(500_000), expect: [400] },
   { body: "event metadata, 120,000 list items", path: "/v1/memory/events", send: () => ({ type: "deploy.completed", text: "wide", metadata: { a: Array(120_000).fill(1) } }), expect: [400] },
   { body: "chat, 30,000 messages", path: "/v1/chat/completions", send: () => ({ model: DEFAULT_MODEL_ID, messages: Array(30_000).fill({ role: "user", content: "x" }) }), expect: [400] },
   { body: "chat, 1,600 messages", path: "/v1/chat/completions", send: () => ({ model: DEFAULT_MODEL_ID, messages: Array(1_600).fill({ role: "user", content: "x" }) }), expect: [400] },
