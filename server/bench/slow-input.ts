@@ -97,6 +97,11 @@ const LEDGER_WORDS = ["ledger", "deploy", "rotation", "incident", "billing", "qu
 const LEDGER_QUERY = Array(400).fill(LEDGER_WORDS).flat().join(" ").slice(0, 2_000);
 
 /** Bodies with as many fields, items or calls as a route's limit holds (1 MiB, 256 KiB for events), or as it reads before refusing them. */
+/** A body sent as written rather than serialized: JSON too deep for JSON.stringify. */
+class JsonText {
+  constructor(readonly text: string) {}
+}
+
 const WIDE_BODIES: Array<{ body: string; path: string; send: () => unknown; expect: number[] }> = [
   { body: "event metadata, 60,000 keys (past the route's 256 KiB)", path: "/v1/memory/events", send: () => ({ type: "deploy.completed", text: "wide", metadata: manyKeys(60_000) }), expect: [413] },
   { body: "event metadata, 18,000 keys", path: "/v1/memory/events", send: () => ({ type: "deploy.completed", text: "wide", metadata: manyKeys(18_000) }), expect: [400] },
@@ -108,6 +113,7 @@ const WIDE_BODIES: Array<{ body: string; path: string; send: () => unknown; expe
     expect: [400],
   },
   { body: "MCP body of one string of 500,000 escaped quotes", path: "/mcp", send: () => '"'.repeat(500_000), expect: [400] },
+  { body: "MCP body of 500,000 nested lists", path: "/mcp", send: () => new JsonText(`${"[".repeat(500_000)}${"]".repeat(500_000)}`), expect: [400] },
   { body: "event metadata, 120,000 list items", path: "/v1/memory/events", send: () => ({ type: "deploy.completed", text: "wide", metadata: { a: Array(120_000).fill(1) } }), expect: [400] },
   { body: "chat, 30,000 messages", path: "/v1/chat/completions", send: () => ({ model: DEFAULT_MODEL_ID, messages: Array(30_000).fill({ role: "user", content: "x" }) }), expect: [400] },
   { body: "chat, 1,600 messages", path: "/v1/chat/completions", send: () => ({ model: DEFAULT_MODEL_ID, messages: Array(1_600).fill({ role: "user", content: "x" }) }), expect: [400] },
@@ -171,7 +177,7 @@ export async function benchSlowInput(): Promise<SlowInputResult> {
 
   /** Sends one request from the worker and answers the longest hold of the event loop while it was served. */
   async function hold(path: string, token: string, body: unknown, expect: number[]): Promise<{ ms: number; status: number }> {
-    const bytes = new TextEncoder().encode(JSON.stringify(body));
+    const bytes = new TextEncoder().encode(body instanceof JsonText ? body.text : JSON.stringify(body));
     return measured({ url: `${server.url}${path}`, token, body: bytes }, [bytes.buffer], expect);
   }
   /** The same for many requests to one route sent at once; the hold is the longest while any was served. */

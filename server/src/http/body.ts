@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type RequestHandler } from "express";
 import typeIs from "type-is";
 import { AppError } from "../domain/kernel/errors";
-import { MAX_BODY_VALUES, tooManyValues } from "./input-checks";
+import { bodyProblemError } from "./input-checks";
+import { jsonBytesProblem } from "./json-bytes";
 
 /** Request bodies above this are refused before parsing: a chat's messages or an MCP batch may come near it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -57,46 +58,17 @@ export const refuseOversizedBody: RequestHandler = (req, _res, next) => {
   next(limit === null ? undefined : payloadTooLarge(limit));
 };
 
-const [QUOTE, BACKSLASH, COMMA] = [0x22, 0x5c, 0x2c];
-
-/** The index just past the quote that closes the JSON string whose text begins at `from` (the end when none does). */
-function pastString(json: Buffer, from: number): number {
-  for (let quote = json.indexOf(QUOTE, from); quote !== -1; quote = json.indexOf(QUOTE, quote + 1)) {
-    // Escaped when an odd number of backslashes precede it; each run is counted once, at the quote ending it.
-    let backslashes = 0;
-    while (json[quote - 1 - backslashes] === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-  }
-  return json.length;
-}
-
-/**
- * Whether JSON text holds more than `max` commas outside its strings. A container of n fields or items holds
- * n - 1, so such a body has more fields and list items than the input check lets through after parsing.
- * Strings are skipped with indexOf: the bytes walked one by one are only those between strings, and UTF-8
- * continuation bytes are never a quote, a backslash or a comma.
- */
-function hasMoreCommasThan(json: Buffer, max: number): boolean {
-  let commas = 0;
-  for (let at = 0; at < json.length; ) {
-    const quote = json.indexOf(QUOTE, at);
-    const stringStart = quote === -1 ? json.length : quote;
-    for (let i = at; i < stringStart; i++) if (json[i] === COMMA && ++commas > max) return true;
-    at = quote === -1 ? json.length : pastString(json, quote + 1);
-  }
-  return false;
-}
-
 /**
  * Checks the body's bytes before they are parsed. JSON is UTF-8: another declared charset is refused, and bytes
- * that are not UTF-8 are invalid JSON rather than silently replaced with U+FFFD. A body of more fields and list
- * items than any route takes is refused before JSON.parse spends tens of milliseconds on it (a mebibyte of
- * 60,000 keys, which MCP's larger limit admits). `buffer` is the body as received, inflated when it was compressed.
+ * that are not UTF-8 are invalid JSON rather than silently replaced with U+FFFD. A body wider or deeper than any
+ * route takes is refused before it is parsed (json-bytes.ts). `buffer` is the body as received, inflated when it
+ * was compressed.
  */
 function checkBytes(_req: IncomingMessage, _res: unknown, buffer: Buffer, charset: string): void {
   if (charset !== "utf-8") throw new AppError("unsupported_media_type", "Send the request body as UTF-8 JSON.");
   if (!isUtf8(buffer)) throw new AppError("invalid_json", "The request body is not valid UTF-8.");
-  if (hasMoreCommasThan(buffer, MAX_BODY_VALUES)) throw tooManyValues();
+  const problem = jsonBytesProblem(buffer);
+  if (problem) throw bodyProblemError(problem);
 }
 
 /**

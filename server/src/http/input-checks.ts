@@ -10,10 +10,22 @@ export const MAX_BODY_DEPTH = 32;
  */
 export const MAX_BODY_VALUES = 5_000;
 
-const TOO_MANY_VALUES = `fields and list items are more than ${MAX_BODY_VALUES} in all`;
+/** What is wrong with a body, and where: the dotted path of its field, or "" for the body as a whole. */
+export interface BodyProblem {
+  path: string;
+  problem: string;
+}
 
-/** The refusal of a body past MAX_BODY_VALUES, whether counted before parsing (body.ts) or after. */
-export const tooManyValues = () => new AppError("invalid_parameter", `The request body's ${TOO_MANY_VALUES}.`);
+export const TOO_MANY_VALUES = `fields and list items are more than ${MAX_BODY_VALUES} in all`;
+
+/** Nesting past MAX_BODY_DEPTH, named by the top-level field holding it. */
+export const tooDeep = (field: string): BodyProblem => ({ path: field, problem: `must not be nested deeper than ${MAX_BODY_DEPTH} levels` });
+
+/** The documented 400 for a body's problem, found in its bytes before parsing (json-bytes.ts) or after. */
+export function bodyProblemError({ path, problem }: BodyProblem): AppError {
+  const param = path || null;
+  return new AppError("invalid_parameter", param ? `${param}: ${problem}.` : `The request body's ${problem}.`, param);
+}
 
 // Postgres refuses NUL in text and JSON while SQLite stores it; a lone surrogate has no UTF-8 form at all.
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -45,7 +57,7 @@ function pathOf(visit: Visit): string[] {
  * of every recursive reader after this), or more than MAX_BODY_VALUES fields and list items. Iterative, and a
  * path is built only for the one problem reported, so the check is linear in the body's size.
  */
-export function bodyProblem(body: unknown): { path: string; problem: string } | null {
+export function bodyProblem(body: unknown): BodyProblem | null {
   const stack: Visit[] = [{ value: body, key: "", depth: 0, parent: null }];
   let values = 0;
   while (stack.length > 0) {
@@ -57,7 +69,7 @@ export function bodyProblem(body: unknown): { path: string; problem: string } | 
       continue;
     }
     if (value === null || typeof value !== "object") continue;
-    if (depth > MAX_BODY_DEPTH) return { path: pathOf(visit)[0]!, problem: `must not be nested deeper than ${MAX_BODY_DEPTH} levels` };
+    if (depth > MAX_BODY_DEPTH) return tooDeep(pathOf(visit)[0]!);
     const keys = Object.keys(value);
     values += keys.length;
     if (values > MAX_BODY_VALUES) return { path: "", problem: TOO_MANY_VALUES };
@@ -94,7 +106,5 @@ export const checkInput: RequestHandler = (req, _res, next) => {
   const inQuery = bodyProblem(req.query);
   if (inQuery) return next(new AppError("invalid_parameter", `${inQuery.path}: ${inQuery.problem}.`, inQuery.path || null));
   const found = bodyProblem(req.body);
-  if (!found) return next();
-  const param = found.path || null;
-  next(new AppError("invalid_parameter", param ? `${param}: ${found.problem}.` : `The request body's ${found.problem}.`, param));
+  next(found ? bodyProblemError(found) : undefined);
 };

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { bodyLimitFor } from "../../src/http/body";
-import { MAX_BODY_VALUES } from "../../src/http/input-checks";
+import { MAX_BODY_DEPTH, MAX_BODY_VALUES } from "../../src/http/input-checks";
 import { expectDocumentedError, useSeededServer } from "./fixture";
 import { sendRaw, type RawResponse } from "./raw-http";
 import { bodyRoutes, pathFor, withField } from "./route-catalogue";
@@ -117,6 +117,23 @@ describe.each(bodyRoutes)("$name ($method $path)", (route) => {
     expect(res.json.error.message).toBe(`The request body's fields and list items are more than ${MAX_BODY_VALUES} in all.`);
     // One fewer, and the parse runs, and finds the JSON broken.
     expectError(await send(path(), broken(MAX_BODY_VALUES - 2)), 400, "invalid_json");
+  });
+
+  it("finds nesting too deep before parsing, naming the top-level field, even when the JSON breaks after it", async () => {
+    const decoy = JSON.stringify({ "[[{": "{[\\\"[" }).slice(1, -1);
+    const broken = (levels: number) => `{${decoy},"padding":${"[".repeat(levels)} and then no JSON at all`;
+    const res = await send(path(), broken(MAX_BODY_DEPTH + 1));
+    expectError(res, 400, "invalid_parameter", "padding");
+    expect(res.json.error.message).toBe(`padding: must not be nested deeper than ${MAX_BODY_DEPTH} levels.`);
+    // Within the bound the parse runs, and finds the JSON broken.
+    expectError(await send(path(), broken(MAX_BODY_DEPTH)), 400, "invalid_json");
+  });
+
+  it("counts a repeated field as often as it is sent", async () => {
+    const repeated = `{${`"padding":0,`.repeat(MAX_BODY_VALUES)}${JSON.stringify(body).slice(1)}`;
+    const res = await send(path(), repeated);
+    expectError(res, 400, "invalid_parameter", null);
+    expect(res.json.error.message).toBe(`The request body's fields and list items are more than ${MAX_BODY_VALUES} in all.`);
   });
 
   it("rejects unknown fields, naming them, `__proto__` included and never merged into a prototype", async () => {
