@@ -56,7 +56,7 @@ describe("an attempt behind checks in flight", () => {
     const first = heldCheck<string>();
     const second = heldCheck<string>();
     const firstAttempt = throttle.guard("ada@example.com", "10.0.0.1", first.check);
-    await expect.poll(() => first.started).toBe(true);
+    await expect.poll(() => first.started, { timeout: 10_000 }).toBe(true);
     const secondAttempt = throttle.guard("ada@example.com", "10.0.0.1", second.check);
 
     // The only room on the account is the first check's: the second looks again and again, checking nothing.
@@ -65,7 +65,7 @@ describe("an attempt behind checks in flight", () => {
 
     first.end("session-1");
     expect(await firstAttempt).toBe("session-1");
-    await expect.poll(() => second.started).toBe(true);
+    await expect.poll(() => second.started, { timeout: 10_000 }).toBe(true);
     second.end("session-2");
     expect(await secondAttempt).toBe("session-2");
   });
@@ -74,7 +74,7 @@ describe("an attempt behind checks in flight", () => {
     const throttle = throttleFor({ maxWaitMs: 50 });
     const first = heldCheck<string>();
     const firstAttempt = throttle.guard("grace@example.com", "10.0.0.2", first.check);
-    await expect.poll(() => first.started).toBe(true);
+    await expect.poll(() => first.started, { timeout: 10_000 }).toBe(true);
 
     const waiter = heldCheck<string>();
     const error = await refusal(throttle.guard("grace@example.com", "10.0.0.2", waiter.check));
