@@ -91,6 +91,22 @@ describe("an attempt behind checks in flight", () => {
     expect(locked.message).toMatch(/^Too many failed sign-ins; try again in \d+ s\.$/);
   });
 
+  it("gives back the account's claim when the address's claim fails", async () => {
+    let failAddressClaims = 1;
+    const repository = {
+      ...store.loginThrottle,
+      claim: async (key: string, windowStart: number, limit: number) => {
+        if (key.startsWith("address:") && failAddressClaims-- > 0) throw new Error("database unavailable");
+        return store.loginThrottle.claim(key, windowStart, limit);
+      },
+    };
+    const now = new Date(windowStart + windows++ * 3_600_000 + 15_000);
+    const throttle = loginThrottle(repository, { windowSeconds: 3_600, perAccount: 1, perAddress: 10, maxWaitMs: 50 }, () => now);
+    await expect(throttle.guard("edsger@example.com", "10.0.0.4", async () => "never checked")).rejects.toThrow("database unavailable");
+    // Were the account's claim still in flight, this attempt would wait for it and be refused.
+    expect(await throttle.guard("edsger@example.com", "10.0.0.4", async () => "session")).toBe("session");
+  });
+
   it("gets the room back from a check that threw, as no failure", async () => {
     const throttle = throttleFor({ maxWaitMs: 50 });
     await expect(

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Clock } from "../kernel/clock";
 import { AppError } from "../kernel/errors";
 import { deleteInStatements } from "../kernel/in-turns";
-import type { LoginThrottleRepository } from "./ports";
+import type { LoginThrottleRepository, ThrottleClaim } from "./ports";
 
 export interface LoginThrottlePolicy {
   windowSeconds: number;
@@ -41,10 +41,19 @@ export function loginThrottle(repository: LoginThrottleRepository, policy: Login
   const keysOf = (email: string, address: string) => [`account:${createHash("sha256").update(email).digest("hex")}`, `address:${address}`];
   const limits = [policy.perAccount, policy.perAddress];
 
-  /** Claims every key's window in turn, or none: "locked" or "busy" when one has no room. */
+  /**
+   * Claims every key's window in turn, or none: "locked" or "busy" when one has no room. Claims taken before one
+   * that is refused, or that fails, are given back, so no check is left in flight that will never end.
+   */
   async function claimAll(keys: string[], start: number): Promise<"claimed" | "locked" | "busy"> {
     for (const [i, key] of keys.entries()) {
-      const claim = await repository.claim(key, start, limits[i]!);
+      let claim: ThrottleClaim;
+      try {
+        claim = await repository.claim(key, start, limits[i]!);
+      } catch (error) {
+        if (i > 0) await repository.settle(keys.slice(0, i), start, false);
+        throw error;
+      }
       if (claim.claimed) continue;
       if (i > 0) await repository.settle(keys.slice(0, i), start, false);
       return claim.failures >= limits[i]! ? "locked" : "busy";

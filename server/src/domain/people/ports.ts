@@ -77,13 +77,19 @@ export interface SessionRepository {
   deleteExpired(now: Date, idleBefore: Date, limit: number): Promise<number>;
 }
 
+/** What a claim on a sign-in window found: whether the check may run, and the window's failures so far. */
+export interface ThrottleClaim {
+  claimed: boolean;
+  failures: number;
+}
+
 export interface LoginThrottleRepository {
   /**
    * Claims one password check against `key`'s window in one atomic statement: its pending checks go up by one
    * only while they and its failures are fewer than `limit`. Answers whether it was claimed, and the window's
    * failures so far.
    */
-  claim(key: string, windowStart: number, limit: number): Promise<{ claimed: boolean; failures: number }>;
+  claim(key: string, windowStart: number, limit: number): Promise<ThrottleClaim>;
   /** Ends a claimed check on each key's window in one statement: one pending check fewer, one failure more when `failed`. */
   settle(keys: readonly string[], windowStart: number, failed: boolean): Promise<void>;
   /** Deletes at most `limit` counts of windows that started before `windowStart`; answers how many. */
