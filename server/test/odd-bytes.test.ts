@@ -239,6 +239,16 @@ describe("bodies of other shapes and places", () => {
     await expectNothingStored();
   });
 
+  it("that are one bad string, or nest too deep under an empty key, are told so in a sentence", async () => {
+    const nul = await post("/v1/memory", '"\\u0000"');
+    expectError(nul, 400, "invalid_parameter", null);
+    expect(nul.json.error.message).toBe("The request body must not contain a NUL character (\\u0000).");
+    const deep = await post("/v1/memory", `{"":${"[".repeat(40)}${"]".repeat(40)}}`);
+    expectError(deep, 400, "invalid_parameter", null);
+    expect(deep.json.error.message).toBe("The request body must not be nested deeper than 32 levels.");
+    await expectNothingStored();
+  });
+
   it("nested deeper than 32 levels answer 400 invalid_parameter naming the top-level field, at any depth", async () => {
     const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
     expectError(await post("/v1/memory/events", withRaw(event({ metadata: { a: "MARK" } }), nested(100_000))), 400, "invalid_parameter", "metadata");

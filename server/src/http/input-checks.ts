@@ -21,10 +21,14 @@ export const TOO_MANY_VALUES = `fields and list items are more than ${MAX_BODY_V
 /** Nesting past MAX_BODY_DEPTH, named by the top-level field holding it. */
 export const tooDeep = (field: string): BodyProblem => ({ path: field, problem: `must not be nested deeper than ${MAX_BODY_DEPTH} levels` });
 
-/** The documented 400 for a body's problem, found in its bytes before parsing (json-bytes.ts) or after. */
+/**
+ * The documented 400 for a body's problem, found in its bytes before parsing (json-bytes.ts) or after. Without a
+ * field to name, a problem of a value ("must not …") is the body's own, and one naming a part ("fields and list
+ * items …", "field names …") is of the body's.
+ */
 export function bodyProblemError({ path, problem }: BodyProblem): AppError {
-  const param = path || null;
-  return new AppError("invalid_parameter", param ? `${param}: ${problem}.` : `The request body's ${problem}.`, param);
+  if (path) return new AppError("invalid_parameter", `${path}: ${problem}.`, path);
+  return new AppError("invalid_parameter", problem.startsWith("must ") ? `The request body ${problem}.` : `The request body's ${problem}.`, null);
 }
 
 // Postgres refuses NUL in text and JSON while SQLite stores it; a lone surrogate has no UTF-8 form at all.
