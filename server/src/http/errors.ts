@@ -20,13 +20,17 @@ export function sendError(res: Response, error: AppError): void {
   res.status(errorCodes[error.code].status).json(errorBodyOf(error));
 }
 
+/** The most of a field's name an error repeats: a client's key of a mebibyte is named by its start. */
+const MAX_NAMED_LENGTH = 200;
+const named = (name: string) => (name.length > MAX_NAMED_LENGTH ? `${name.slice(0, MAX_NAMED_LENGTH)}…` : name);
+
 /** The documented error for the first problem zod found, naming the field at fault. */
 export function fromZodIssue(issue: ZodIssue, where: "body" | "path" | "header"): AppError {
-  const field = issue.path.join(".");
+  const field = named(issue.path.join("."));
   const param = where === "header" ? headerName(field) : field || null;
   if (issue.code === "unrecognized_keys") {
-    const key = issue.keys[0] ?? "";
-    return new AppError("unknown_parameter", `Unknown field "${key}".`, field ? `${field}.${key}` : key);
+    const key = named(issue.keys[0] ?? "");
+    return new AppError("unknown_parameter", `Unknown field "${key}".`, named(field ? `${field}.${key}` : key));
   }
   if (issue.code === "invalid_type" && issue.received === "undefined") {
     return new AppError("missing_parameter", `${param ?? "body"} is required.`, param);

@@ -136,6 +136,14 @@ describe.each(bodyRoutes)("$name ($method $path)", (route) => {
     expect(res.json.error.message).toBe(`The request body's fields and list items are more than ${MAX_BODY_VALUES} in all.`);
   });
 
+  it("names an unknown field of a hundred thousand characters by its first 200", async () => {
+    const key = `k${"x".repeat(100_000)}`;
+    const res = await send(path(), JSON.stringify({ ...body, [key]: 1 }));
+    const named = `${key.slice(0, 200)}…`;
+    expectError(res, 400, "unknown_parameter", named);
+    expect(res.json.error.message).toBe(`Unknown field "${named}".`);
+  });
+
   it("rejects unknown fields, naming them, `__proto__` included and never merged into a prototype", async () => {
     expectError(await send(path(), JSON.stringify({ ...body, extraField: 1 })), 400, "unknown_parameter", "extraField");
     for (const key of ["__proto__", "constructor"]) {
