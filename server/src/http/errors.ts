@@ -4,6 +4,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { ZodError, ZodIssue } from "zod";
 import { AppError } from "../domain/kernel/errors";
 import { payloadTooLarge } from "./body";
+import { named } from "./field-names";
 
 export function errorBody(code: TErrorCode, message: string, param: string | null = null, retryAfter?: number): TErrorBody {
   return { error: { message, type: errorCodes[code].type, code, param, ...(retryAfter === undefined ? {} : { retry_after: retryAfter }) } };
@@ -19,10 +20,6 @@ export function sendError(res: Response, error: AppError): void {
   if (error.retryAfter !== undefined) res.setHeader("Retry-After", String(error.retryAfter));
   res.status(errorCodes[error.code].status).json(errorBodyOf(error));
 }
-
-/** The most of a field's name an error repeats: a client's key of a mebibyte is named by its start. */
-const MAX_NAMED_LENGTH = 200;
-const named = (name: string) => (name.length > MAX_NAMED_LENGTH ? `${name.slice(0, MAX_NAMED_LENGTH)}…` : name);
 
 /** The documented error for the first problem zod found, naming the field at fault. */
 export function fromZodIssue(issue: ZodIssue, where: "body" | "path" | "header"): AppError {

@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import { AppError } from "../domain/kernel/errors";
+import { named } from "./field-names";
 
 /** No route's body nests this deep (event metadata, the deepest, stops at 5 levels of its own). */
 export const MAX_BODY_DEPTH = 32;
@@ -27,7 +28,7 @@ export const tooDeep = (field: string): BodyProblem => ({ path: field, problem: 
  * items …", "field names …") is of the body's.
  */
 export function bodyProblemError({ path, problem }: BodyProblem): AppError {
-  if (path) return new AppError("invalid_parameter", `${path}: ${problem}.`, path);
+  if (path) return new AppError("invalid_parameter", `${named(path)}: ${problem}.`, named(path));
   return new AppError("invalid_parameter", problem.startsWith("must ") ? `The request body ${problem}.` : `The request body's ${problem}.`, null);
 }
 
@@ -108,7 +109,7 @@ export const checkInput: RequestHandler = (req, _res, next) => {
     if (typeof value !== "string") return next(new AppError("invalid_parameter", `${name}: give it once, as a plain value (not repeated, and without brackets).`, name));
   }
   const inQuery = bodyProblem(req.query);
-  if (inQuery) return next(new AppError("invalid_parameter", `${inQuery.path}: ${inQuery.problem}.`, inQuery.path || null));
+  if (inQuery) return next(new AppError("invalid_parameter", `${named(inQuery.path)}: ${inQuery.problem}.`, named(inQuery.path) || null));
   const found = bodyProblem(req.body);
   next(found ? bodyProblemError(found) : undefined);
 };

@@ -144,6 +144,19 @@ describe.each(bodyRoutes)("$name ($method $path)", (route) => {
     expect(res.json.error.message).toBe(`Unknown field "${named}".`);
   });
 
+  it("names a field of a hundred thousand characters by its first 200 in the input check's errors too", async () => {
+    const key = `k${"x".repeat(100_000)}`;
+    const named = `${key.slice(0, 200)}…`;
+    for (const [value, problem] of [
+      ["\u0000", "must not contain a NUL character (\\u0000)"],
+      [JSON.parse(`${"[".repeat(40)}${"]".repeat(40)}`) as unknown, `must not be nested deeper than ${MAX_BODY_DEPTH} levels`],
+    ] as const) {
+      const res = await send(path(), JSON.stringify({ ...body, [key]: value }));
+      expectError(res, 400, "invalid_parameter", named);
+      expect(res.json.error.message).toBe(`${named}: ${problem}.`);
+    }
+  });
+
   it("rejects unknown fields, naming them, `__proto__` included and never merged into a prototype", async () => {
     expectError(await send(path(), JSON.stringify({ ...body, extraField: 1 })), 400, "unknown_parameter", "extraField");
     for (const key of ["__proto__", "constructor"]) {
