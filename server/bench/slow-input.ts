@@ -96,12 +96,12 @@ const mcpCall = (id: number, name: string, args: Record<string, unknown>) => ({ 
 const LEDGER_WORDS = ["ledger", "deploy", "rotation", "incident", "billing", "queue", "cache", "schema", "replica", "token"];
 const LEDGER_QUERY = Array(400).fill(LEDGER_WORDS).flat().join(" ").slice(0, 2_000);
 
-/** Bodies with as many fields, items or calls as a route's limit holds (1 MiB, 256 KiB for events), or as it reads before refusing them. */
 /** A body sent as written rather than serialized: JSON too deep for JSON.stringify. */
 class JsonText {
   constructor(readonly text: string) {}
 }
 
+/** Bodies with as many fields, items or calls as a route's limit holds (1 MiB, 256 KiB for events), or as it reads before refusing them. */
 const WIDE_BODIES: Array<{ body: string; path: string; send: () => unknown; expect: number[] }> = [
   { body: "event metadata, 60,000 keys (past the route's 256 KiB)", path: "/v1/memory/events", send: () => ({ type: "deploy.completed", text: "wide", metadata: manyKeys(60_000) }), expect: [413] },
   { body: "event metadata, 18,000 keys", path: "/v1/memory/events", send: () => ({ type: "deploy.completed", text: "wide", metadata: manyKeys(18_000) }), expect: [400] },

@@ -17,7 +17,8 @@ export interface BodyProblem {
   problem: string;
 }
 
-export const TOO_MANY_VALUES = `fields and list items are more than ${MAX_BODY_VALUES} in all`;
+/** More than MAX_BODY_VALUES fields and list items: a problem of the body as a whole. */
+export const TOO_MANY_VALUES: BodyProblem = { path: "", problem: `fields and list items are more than ${MAX_BODY_VALUES} in all` };
 
 /** Nesting past MAX_BODY_DEPTH, named by the top-level field holding it. */
 export const tooDeep = (field: string): BodyProblem => ({ path: field, problem: `must not be nested deeper than ${MAX_BODY_DEPTH} levels` });
@@ -77,7 +78,7 @@ export function bodyProblem(body: unknown): BodyProblem | null {
     if (depth > MAX_BODY_DEPTH) return tooDeep(pathOf(visit)[0]!);
     const keys = Object.keys(value);
     values += keys.length;
-    if (values > MAX_BODY_VALUES) return { path: "", problem: TOO_MANY_VALUES };
+    if (values > MAX_BODY_VALUES) return TOO_MANY_VALUES;
     for (const key of Array.isArray(value) ? [] : keys) {
       // Record schemas drop a nested `__proto__` key silently, so the rest of the body would be applied as if it
       // had not been sent: refused, named by its own path. (At the top, strict schemas answer unknown_parameter.)

@@ -35,7 +35,7 @@ export function jsonBytesProblem(json: Buffer): BodyProblem | null {
       for (i++; i < json.length && json[i] !== QUOTE; i++) if (json[i] === BACKSLASH) i++;
       if (depth === 1) [topStringStart, topStringEnd] = [start, i + 1];
     } else if (byte === COMMA) {
-      if (++commas > MAX_BODY_VALUES) return { path: "", problem: TOO_MANY_VALUES };
+      if (++commas > MAX_BODY_VALUES) return TOO_MANY_VALUES;
       if (depth === 1) topIndex++;
     } else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
       if (depth === 0) rootIsList = byte === OPEN_ARRAY;
