@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TERMS_PER_TEXT } from "@engram/retrieval";
+import { analyzeText } from "@engram/retrieval";
 import { apiClient, startServerOn, startTestServer } from "@engram/test-support";
 import { connectPrisma } from "../src/db/prisma";
 
@@ -44,7 +44,8 @@ describe("search text re-analysis", () => {
       const rows = await db.memory.findMany({ where: { id: { in: [plain, expanding] } }, orderBy: { id: "asc" } });
       await db.$disconnect();
       const byId = new Map(rows.map((row) => [row.id, row]));
-      expect(byId.get(expanding)!.searchText.split(" ")).toHaveLength(MAX_TERMS_PER_TEXT);
+      expect(byId.get(expanding)!.searchText).toBe(analyzeText(` ${"\ufdfa".repeat(7_000)}`).join(" "));
+      expect(byId.get(expanding)!.searchText.length).toBeLessThan(unbounded.length / 5);
       expect(byId.get(plain)!.searchText).toBe(plainText);
       expect(rows.map((row) => row.searchVersion)).toEqual([rows[0]!.searchVersion, rows[0]!.searchVersion]);
       expect(rows[0]!.searchVersion).toBeGreaterThan(0);

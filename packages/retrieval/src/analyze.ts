@@ -116,47 +116,80 @@ export interface AnalysedWord {
 export const MAX_TERMS_PER_TEXT = 4_096;
 
 /**
- * The words of a text, in order, stop words dropped, up to MAX_TERMS_PER_TEXT terms. A word followed by a
- * particle also takes the phrasal verb run together as one of its forms (see PARTICLES).
+ * The most characters a text's terms take, a space between each: twice a memory's longest text. Retrieval reads
+ * and ranks each candidate's terms, so this bounds its work per candidate. 8,000 characters of prose take about
+ * 9,500; 8,000 × U+FDFA took 24,600 (in two-byte letters) within MAX_TERMS_PER_TEXT.
+ */
+export const MAX_TERM_CHARACTERS_PER_TEXT = 16_384;
+
+/**
+ * A term's most characters; a longer one is cut, the same in texts and queries, so exact mentions still meet.
+ * Without it a run of Hangul (three letters each after NFKD) or of CJK without spaces was one term as long as
+ * the text.
+ */
+export const LONGEST_TERM = 128;
+
+/** A term cut to LONGEST_TERM characters, never between the two halves of a surrogate pair. */
+function withinLongestTerm(term: string): string {
+  if (term.length <= LONGEST_TERM) return term;
+  const high = term.charCodeAt(LONGEST_TERM - 1);
+  return term.slice(0, high >= 0xd800 && high <= 0xdbff ? LONGEST_TERM - 1 : LONGEST_TERM);
+}
+
+/**
+ * What a text's terms may still take. `take` admits a term, cut to LONGEST_TERM, while both bounds have room;
+ * the first that does not fit ends the text, so a text cut short keeps its terms in order.
+ */
+function termBudget() {
+  let terms = 0;
+  let characters = 0; // the terms taken, joined by spaces, with the space before the next one
+  let ended = false;
+  return {
+    get ended() {
+      return ended;
+    },
+    take(term: string): string | null {
+      const bounded = withinLongestTerm(term);
+      ended ||= terms >= MAX_TERMS_PER_TEXT || characters + bounded.length > MAX_TERM_CHARACTERS_PER_TEXT;
+      if (ended) return null;
+      terms += 1;
+      characters += bounded.length + 1;
+      return bounded;
+    },
+  };
+}
+
+/**
+ * The words of a text, in order, stop words dropped, within the bounds above. A word followed by a particle
+ * also takes the phrasal verb run together as one of its forms (see PARTICLES).
  */
 export function analyzeWords(text: string): AnalysedWord[] {
   const words: AnalysedWord[] = [];
-  let terms = 0;
+  const budget = termBudget();
+  const taken = (terms: readonly string[]) => terms.flatMap((term) => budget.take(term) ?? []);
   let previous: { word: AnalysedWord; stem: string; end: number } | null = null;
   const folded = withoutMarks(text);
   for (const match of folded.matchAll(RAW_TOKEN)) {
-    if (terms >= MAX_TERMS_PER_TEXT) break;
+    if (budget.ended) break;
     const [raw] = match;
     const pieces = UNSPLITTABLE.test(raw) ? [raw] : splitIdentifier(raw);
     const afterWord = previous && BETWEEN_WORDS.test(folded.slice(previous.end, match.index));
     if (pieces.length === 1) {
       const lower = pieces[0]!.toLowerCase();
-      if (afterWord && PARTICLES.has(lower) && terms < MAX_TERMS_PER_TEXT) {
-        previous!.word.forms.push(stemOf(previous!.stem + lower));
-        terms += 1;
-      }
+      if (afterWord && PARTICLES.has(lower)) previous!.word.forms.push(...taken([stemOf(previous!.stem + lower)]));
       const term = normalizeWord(lower);
-      const word = term ? { forms: [term], parts: [] } : null;
-      if (word) {
-        words.push(word);
-        terms += 1;
-      }
+      const kept = term === null ? null : budget.take(term);
+      const word = kept === null ? null : { forms: [kept], parts: [] };
+      if (word) words.push(word);
       previous = word && PLAIN_WORD.test(term!) ? { word, stem: term!, end: match.index + raw.length } : null;
       continue;
     }
     previous = null;
     // An identifier: its whole forms match exact mentions and other spellings, its parts loose ones.
     const whole = raw.toLowerCase();
-    const forms = STOP_WORDS.has(whole) ? [] : identifierForms(whole);
-    const parts = pieces.flatMap((piece) => normalizeWord(piece.toLowerCase()) ?? []);
-    if (forms.length > 0 || parts.length > 0) {
-      // An identifier's parts can go past the bound: it keeps its terms in order up to it.
-      const room = MAX_TERMS_PER_TEXT - terms;
-      forms.length = Math.min(forms.length, room);
-      parts.length = Math.min(parts.length, room - forms.length);
-      words.push({ forms, parts });
-      terms += forms.length + parts.length;
-    }
+    const forms = taken(STOP_WORDS.has(whole) ? [] : identifierForms(whole));
+    const parts = taken(pieces.flatMap((piece) => normalizeWord(piece.toLowerCase()) ?? []));
+    if (forms.length > 0 || parts.length > 0) words.push({ forms, parts });
   }
   return words;
 }

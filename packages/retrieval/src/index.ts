@@ -1,4 +1,4 @@
-export { analyzeText, analyzeWords, foldText, MAX_TERMS_PER_TEXT, queryTerms, type AnalysedWord } from "./analyze";
+export { analyzeText, analyzeWords, foldText, LONGEST_TERM, MAX_TERM_CHARACTERS_PER_TEXT, MAX_TERMS_PER_TEXT, queryTerms, type AnalysedWord } from "./analyze";
 export { analyzeQuery, conceptTerms, exactConcepts, PART_WEIGHT, SYNONYM_WEIGHT, type QueryConcept } from "./query";
 export { baseLevelActivation, recallProbability, recordUse, RECENT_USES, type UseHistory } from "./activation";
 export { scoreMemory, ACTIVATION_WEIGHT, CONFIDENCE_WEIGHT, type Score, type ScoringInput } from "./scoring";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzeText, analyzeWords, foldText, MAX_TERMS_PER_TEXT, queryTerms } from "../src/analyze";
+import { analyzeText, analyzeWords, foldText, LONGEST_TERM, MAX_TERM_CHARACTERS_PER_TEXT, MAX_TERMS_PER_TEXT, queryTerms } from "../src/analyze";
 
 describe("text analysis", () => {
   it("folds case and diacritics", () => {
@@ -87,13 +87,33 @@ describe("text analysis", () => {
 });
 
 describe("text analysis of hostile text", () => {
-  it("keeps a very long word as written, and analyses memory-sized runs quickly", () => {
+  it("cuts a very long word at LONGEST_TERM characters, the same in texts and queries, and analyses memory-sized runs quickly", () => {
     const cjk = Array.from({ length: 8000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join("");
     const texts = [cjk, "a".repeat(8000), "ab".repeat(4000)];
     const started = performance.now();
     const terms = texts.map((text) => analyzeText(text));
     expect(performance.now() - started).toBeLessThan(300);
-    expect(terms).toEqual(texts.map((text) => [text]));
+    expect(terms).toEqual(texts.map((text) => [text.slice(0, LONGEST_TERM)]));
+    expect(queryTerms(cjk)).toEqual(terms[0]);
+    // Hangul decomposes into three letters a syllable: 8,000 syllables were one term of 23,714 characters.
+    const hangul = Array.from({ length: 8000 }, (_, i) => String.fromCharCode(0xac00 + ((i * 7919) % 11000))).join("");
+    expect(analyzeText(hangul)).toEqual([hangul.normalize("NFKD").slice(0, LONGEST_TERM)]);
+  });
+
+  it("never cuts a term between the halves of a surrogate pair", () => {
+    // 127 letters, then letters outside the Basic Multilingual Plane (CJK Extension B), two code units each.
+    const word = `${"a".repeat(LONGEST_TERM - 1)}${"\u{20000}".repeat(10)}`;
+    const [term] = analyzeText(word);
+    expect(term).toBe("a".repeat(LONGEST_TERM - 1));
+    expect(analyzeText(`${"a".repeat(LONGEST_TERM - 2)}${"\u{20000}".repeat(10)}`)).toEqual([`${"a".repeat(LONGEST_TERM - 2)}\u{20000}`]);
+  });
+
+  it("cuts an identifier's whole form but keeps its parts", () => {
+    const path = `docs/${"runbook-".repeat(20)}ledger.md`;
+    const [word] = analyzeWords(path);
+    expect(word!.forms.every((form) => form.length <= LONGEST_TERM)).toBe(true);
+    expect(word!.forms[0]).toBe(path.slice(0, LONGEST_TERM));
+    expect(word!.parts).toEqual(["doc", ...Array(20).fill("runbook"), "ledger", "md"]);
   });
 
   it("strips a long run of combining marks quickly", () => {
@@ -104,17 +124,29 @@ describe("text analysis of hostile text", () => {
     expect(performance.now() - started).toBeLessThan(300);
   });
 
-  it("yields at most MAX_TERMS_PER_TEXT terms, however far compatibility characters expand", () => {
-    // ﷺ decomposes into 18 letters, four words: 8,000 of them analysed to 24,000 terms before the bound.
+  it("yields at most MAX_TERMS_PER_TEXT terms and MAX_TERM_CHARACTERS_PER_TEXT characters, however far compatibility characters expand", () => {
+    // ﷺ decomposes into 18 letters, four words: 8,000 of them analysed to 24,000 terms before the bounds, and
+    // to 4,096 terms of 24,573 characters with the bound on terms alone.
     const expanding = "\ufdfa".repeat(8_000);
-    expect(analyzeText(expanding)).toHaveLength(MAX_TERMS_PER_TEXT);
-    expect(analyzeWords(expanding).flatMap((word) => [...word.forms, ...word.parts])).toHaveLength(MAX_TERMS_PER_TEXT);
+    const terms = analyzeText(expanding);
+    expect(terms.join(" ").length).toBeLessThanOrEqual(MAX_TERM_CHARACTERS_PER_TEXT);
+    expect(terms.join(" ").length).toBeGreaterThan(MAX_TERM_CHARACTERS_PER_TEXT - 10);
+    // The characters run together without spaces, so the last word of one meets the first of the next.
+    expect(terms.slice(0, 5)).toEqual(["صلى", "الله", "عليه", "وسلمصلى", "الله"]);
+    expect(new Set(terms)).toEqual(new Set(["صلى", "الله", "عليه", "وسلمصلى"]));
+    expect(analyzeWords(expanding).flatMap((word) => [...word.forms, ...word.parts])).toEqual(terms);
     expect(analyzeText("\ufdfa ledger")).toEqual(["صلى", "الله", "عليه", "وسلم", "ledger"]);
-    // A text within the memory limit without such characters stays whole: a term has at least two characters.
-    const pairs = "aB".repeat(4_000);
-    expect(analyzeText(pairs).length).toBeLessThanOrEqual(MAX_TERMS_PER_TEXT);
-    expect(analyzeText(pairs).at(-1)).toBe("ba");
+    // Two-letter terms reach the bound on terms first.
+    const pairs = Array.from({ length: 2_700 }, (_, i) => `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + (Math.floor(i / 26) % 26))}${i % 10}`).join(" ");
+    expect(analyzeText(pairs.repeat(2)).length).toBe(MAX_TERMS_PER_TEXT);
+    // A text within the memory limit without such characters stays whole under both bounds.
+    const camel = "aB".repeat(4_000);
+    expect(analyzeText(camel).length).toBeLessThanOrEqual(MAX_TERMS_PER_TEXT);
+    expect(analyzeText(camel).at(-1)).toBe("ba");
     const prose = "The ledger consumer restarts after a failed deploy and pages on-call. ".repeat(120).slice(0, 8_000);
-    expect(analyzeText(prose).length).toBeLessThan(MAX_TERMS_PER_TEXT);
+    const analysed = analyzeText(prose);
+    expect(analysed.length).toBeLessThan(MAX_TERMS_PER_TEXT);
+    expect(analysed.join(" ").length).toBeLessThan(MAX_TERM_CHARACTERS_PER_TEXT);
+    expect(analysed.at(-1)).toBe(analyzeText(prose.slice(-40)).at(-1));
   });
 });
