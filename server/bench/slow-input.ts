@@ -6,9 +6,10 @@
  * query), and to the embedded responder (a question as long as the context allows, and a memory it quotes
  * and must cut at max_tokens). Wide bodies follow, then a scope of long memories of distinct words: the
  * MCP batches that store them, the first recall, which holds the scope's newest terms in process, and writes of
- * such texts sent together (encodes and events, written a bounded batch at a time), and last
- * the console's lists at their widest (bench/console-lists.ts). The server runs in this process and the
- * requests come from a worker thread, so the event-loop monitor sees only the server's work.
+ * such texts sent together (encodes and events, written a bounded batch at a time), recalls over memories of the
+ * most expanding characters, and last the console's lists at their widest (bench/console-lists.ts). The server
+ * runs in this process and the requests come from a worker thread, so the event-loop monitor sees only the
+ * server's work.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,6 +31,8 @@ const MEMORIES_PER_SHAPE = 10;
 const LONG_MEMORIES = 500;
 /** Writes of such memories sent together: the group commit would write them all in one turn, unbounded. */
 const WRITES_AT_ONCE = 32;
+/** Memories of 8,000 × U+FDFA in one scope: every recall's hundred candidates bring the most terms a text can. */
+const EXPANDING_MEMORIES = 200;
 
 const cjkAt = (i: number) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000));
 /** Five letters that differ from one `i` to the next, from a multiplicative hash. */
@@ -63,8 +66,10 @@ const SHAPES: Record<string, (length: number, offset: number) => string> = {
   "lone surrogates": (n, o) => build((i) => String.fromCharCode(0xdc00 + (i % 1024)), n, o * 7),
   digits: (n, o) => build((i) => String((i * 7919) % 1000).padStart(3, "0"), n, o * 331),
   "CJK clauses just short of the exact limit": (n, o) => build((i) => (i % 128 === 0 ? "，" : cjkAt(i)), n, o * 7_777),
-  // Each decomposes (NFKD) into 18 letters in four words: the most terms a text can yield (MAX_TERMS_PER_TEXT).
+  // Each decomposes (NFKD) into 18 letters in four words: the most a text's terms can take (MAX_TERM_CHARACTERS_PER_TEXT).
   "expanding compatibility characters (U+FDFA)": (n, o) => `${o} ${"\ufdfa".repeat(n - String(o).length - 1)}`,
+  // Each syllable decomposes into three letters: one word three times the text's length, before LONGEST_TERM.
+  "Hangul without spaces": (n, o) => build((i) => String.fromCharCode(0xac00 + ((i * 7919) % 11_172)), n, o * 131),
   "camelCase pairs": (n, o) => build((i) => (i % 2 === 0 ? "a" : String.fromCharCode(66 + ((i + o) % 25))), n, o),
   "English prose (control)": (n, o) =>
     build((i) => `${["The", "ledger", "consumer", "restarts", "after", "a", "failed", "deploy", `#${i}`, "and", "pages", "on-call."][i % 12]} `, n, o * 12),
@@ -262,6 +267,16 @@ export async function benchSlowInput(): Promise<SlowInputResult> {
     wide.push({ body: `${WRITES_AT_ONCE} encodes of such memories at once`, ...(await holdAtOnce("/v1/memory", longToken, atOnce(LONG_MEMORIES).map((text) => ({ text })), [201])) });
     const events = atOnce(LONG_MEMORIES + WRITES_AT_ONCE).map((text) => ({ type: "note.recorded", text }));
     wide.push({ body: `${WRITES_AT_ONCE} events of such texts at once`, ...(await holdAtOnce("/v1/memory/events", longToken, events, [201])) });
+
+    // A scope of memories whose terms take the most characters a text's can, all matching one word.
+    const expanding = await organizations.create({ name: "slow-expanding-memories" });
+    const expandingToken = (await tokens.create({ orgId: expanding.id, name: "bench", scopes: [...memoryScopes], environment: "production" })).token;
+    const expandingText = SHAPES["expanding compatibility characters (U+FDFA)"]!;
+    for (let i = 0; i < EXPANDING_MEMORIES; i++) await hold("/v1/memory", expandingToken, { text: expandingText(8_000, i) }, [201]);
+    const fdfa = "\ufdfa";
+    wide.push({ body: `recall of U+FDFA, first over ${EXPANDING_MEMORIES} memories of 8,000 of it`, ...(await hold("/v1/memory/recall", expandingToken, { query: fdfa }, [200])) });
+    const widest = { query: fdfa.repeat(2_000), limit: 100, includeContext: true };
+    wide.push({ body: "retrieve over them, 2,000 × U+FDFA, limit 100, context", ...(await hold("/v1/memory/retrieve", expandingToken, widest, [200])) });
 
     const { cookie, lists } = await fillConsoleLists(server, databaseFile);
     for (const { name, path } of lists) {

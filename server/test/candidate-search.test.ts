@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeText } from "@engram/retrieval";
+import { analyzeText, countTerms } from "@engram/retrieval";
 import { freshDatabase, startServerOn } from "@engram/test-support";
+import { connectPrisma } from "../src/db/prisma";
+import type { DatabaseConfig } from "../src/db/config";
 import type { Caller } from "../src/domain/access/caller";
 import { NEWEST_WALK } from "../src/db/tables/memories/tsvector-search";
 import type { MemoryScope } from "../src/domain/memory/ports";
@@ -9,6 +11,7 @@ import type { RunningServer } from "../src/server";
 
 /** The full-text lookups retrieval plans, on this project's database. */
 describe("full-text candidate lookups", () => {
+  let database: DatabaseConfig;
   let server: RunningServer;
   let caller: Caller;
   let scope: MemoryScope;
@@ -18,7 +21,8 @@ describe("full-text candidate lookups", () => {
   const lookupAll = (groups: string[][]) => server.services.store.memories.searchDurable(scope, { groups, match: "all", order: "relevance", limit: 10 });
 
   beforeAll(async () => {
-    server = await startServerOn(await freshDatabase());
+    database = await freshDatabase();
+    server = await startServerOn(database);
     const org = await server.services.organizations.create({ name: "lookups" });
     const { token } = await server.services.tokens.create({ orgId: org.id, name: "t", scopes: ["memory:read", "memory:write", "memory:control"], environment: "production" });
     caller = await server.services.tokens.authenticate(token, "t");
@@ -69,6 +73,34 @@ describe("full-text candidate lookups", () => {
     expect(after.reinforcementCount).toBe(before.reinforcementCount + 1);
     expect(after.recentUses.length).toBeGreaterThan(before.recentUses.length);
     expect(await read()).toBe(after);
+  });
+
+  it("counts a candidate's terms once for its analysis, however its ranking columns change", async () => {
+    const own = await server.services.organizations.create({ name: "terms" });
+    const { token } = await server.services.tokens.create({ orgId: own.id, name: "t", scopes: ["memory:write", "memory:control"], environment: "production" });
+    const writer = await server.services.tokens.authenticate(token, "t");
+    const text = "Ledger deploys run through ArgoCD every weekday.";
+    const { id } = (await server.services.memories.encode(writer, null, { text, memoryKind: "fact", confidence: 0.8 }, undefined)).body.memory;
+    const read = async () => (await lookup({ terms: ["argocd"] }, { orgId: own.id, environment: "production", agentSlug: null })).find((candidate) => candidate.id === id)!;
+    const before = await read();
+    expect(before.searchTerms).toEqual(countTerms(analyzeText(` ${text}`)));
+    // Reinforced, it is a new candidate with the terms already counted (not read again).
+    await server.services.memories.reinforce(writer, null, id, { reason: "useful" });
+    const reinforced = await read();
+    expect(reinforced).not.toBe(before);
+    expect(reinforced.reinforcementCount).toBe(before.reinforcementCount + 1);
+    expect(reinforced.searchTerms).toBe(before.searchTerms);
+    // Re-analysed (as a newer analyser does when the store opens), its terms are read again.
+    const db = await connectPrisma(database);
+    try {
+      const row = await db.memory.findUniqueOrThrow({ where: { id } });
+      await db.memory.update({ where: { id }, data: { searchText: `${row.searchText} argocd`, searchVersion: row.searchVersion + 1 } });
+    } finally {
+      await db.$disconnect();
+    }
+    const reanalysed = await read();
+    expect(reanalysed.searchTerms.counts.get("argocd")).toBe(2);
+    expect(reanalysed.searchTerms.length).toBe(before.searchTerms.length + 1);
   });
 
   it("counts collection statistics within the organization and environment only", async () => {

@@ -39,6 +39,7 @@ async function newestMatches(scope: MemoryScope, tsquery: string, limit: number)
   return rows.map(({ id }) => id);
 }
 
+const TERMS_READ = 'SELECT m."id", m."searchVersion", m."searchText" FROM "Memory" m WHERE m."id" IN';
 const search = () => tsvectorSearch(dialectFor("postgres").packRow, sizes);
 const lookup = (terms: string[], limit: number): CandidateQuery => ({ groups: terms.map((term) => [term]), match: "all", order: "newest", limit });
 
@@ -91,6 +92,7 @@ describe.runIf(databaseUnderTest === "postgres")("newest-first lookups on Postgr
     const found = await search().candidates(reads, scopes[name], lookup([...terms], limit));
     expect(found.map(({ id }) => id)).toEqual(await newestMatches(scopes[name], terms.map((t) => `'${t}'`).join(" & "), limit));
     expect(found.length).toBeGreaterThan(0);
-    expect(statements).toHaveLength(expected);
+    // Candidates found for the first time have their terms read by id too, apart from the walk (see unpackCandidates).
+    expect(statements.filter((text) => !text.startsWith(TERMS_READ))).toHaveLength(expected);
   });
 });

@@ -1,4 +1,5 @@
 import { analyzeText } from "./analyze";
+import type { TermCounts } from "./lexical";
 import { type CountingWork, countTokens, countTokensWithin, tokenUpperBound } from "./token-count";
 
 export type ContextMode = "full" | "compact";
@@ -11,7 +12,7 @@ export interface ContextMemory {
   confidence: number;
   createdAt: Date;
   /** The memory's analysed terms (subject and text) when the caller has them, else they are computed. */
-  terms?: readonly string[];
+  terms?: TermCounts;
 }
 
 export interface AssembledContext {
@@ -77,7 +78,7 @@ export function assembleContext(
   let counted = 0;
   const work: CountingWork = { left: MAX_WORKED_OUT_PER_BLOCK };
   for (const memory of memories) {
-    const terms = new Set(memory.terms ?? analyzeText(`${memory.subject ?? ""} ${memory.text}`));
+    const terms = new Set(memory.terms?.counts.keys() ?? analyzeText(`${memory.subject ?? ""} ${memory.text}`));
     if (includedTerms.some((kept) => jaccard(kept, terms) >= NEAR_DUPLICATE_SIMILARITY)) {
       mergedIds.push(memory.id);
       continue;

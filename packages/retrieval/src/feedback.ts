@@ -38,9 +38,8 @@ export function feedbackTerms(
   const best = matches[0]?.score ?? 0;
   const weights = new Map<string, number>();
   feedbackSources(matches, documents).forEach((source, i) => {
-    const counts = new Map<string, number>();
-    for (const term of source.terms) if (!asked.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
-    for (const [term, count] of counts) {
+    for (const [term, count] of source.terms.counts) {
+      if (asked.has(term)) continue;
       const df = stats.documentFrequency.get(term) ?? 0;
       if (df < 2) continue;
       const idf = Math.log(1 + (Math.max(stats.documents, df) - df + 0.5) / (df + 0.5));

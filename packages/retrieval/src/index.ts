@@ -2,7 +2,7 @@ export { analyzeText, analyzeWords, foldText, LONGEST_TERM, MAX_TERM_CHARACTERS_
 export { analyzeQuery, conceptTerms, exactConcepts, PART_WEIGHT, SYNONYM_WEIGHT, type QueryConcept } from "./query";
 export { baseLevelActivation, recallProbability, recordUse, RECENT_USES, type UseHistory } from "./activation";
 export { scoreMemory, ACTIVATION_WEIGHT, CONFIDENCE_WEIGHT, type Score, type ScoringInput } from "./scoring";
-export { rankLexically, type CollectionStats, type LexicalDocument, type LexicalMatch } from "./lexical";
+export { countTerms, rankLexically, type CollectionStats, type TermCounts, type LexicalDocument, type LexicalMatch } from "./lexical";
 export { feedbackSources, feedbackTerms, withFeedback, FEEDBACK_SOURCES, FEEDBACK_TERMS, FEEDBACK_WEIGHT } from "./feedback";
 export {
   assembleContext,

@@ -1,11 +1,31 @@
 import { conceptTerms, exactConcepts, PART_WEIGHT, type QueryConcept, SYNONYM_WEIGHT } from "./query";
 
+/**
+ * A text's analysed terms as ranking reads them: how often each occurs, in first-seen order, and how many there
+ * are in all. Ranking then costs a lookup per wanted term, whatever the text's length, and a candidate held
+ * between queries keeps its distinct terms only.
+ */
+export interface TermCounts {
+  readonly counts: ReadonlyMap<string, number>;
+  readonly length: number;
+}
+
+export function countTerms(terms: Iterable<string>): TermCounts {
+  const counts = new Map<string, number>();
+  let length = 0;
+  for (const term of terms) {
+    counts.set(term, (counts.get(term) ?? 0) + 1);
+    length += 1;
+  }
+  return { counts, length };
+}
+
 export interface LexicalDocument {
   id: string;
   /** The analysed terms of subject and text together (what the full-text index holds). */
-  terms: readonly string[];
+  terms: TermCounts;
   /** The analysed terms of the subject alone. */
-  subjectTerms: readonly string[];
+  subjectTerms: TermCounts;
 }
 
 /** Statistics of the whole collection, so a term's weight does not depend on which candidates were fetched. */
@@ -115,8 +135,19 @@ function statsOf(analysed: Array<{ counts: Map<string, number>; length: number }
 
 /** Counts of the query terms in a document (subject occurrences weighted), and its weighted length. */
 function termFrequencies(doc: LexicalDocument, wanted: ReadonlySet<string>): { counts: Map<string, number>; length: number } {
+  const inText = doc.terms.counts;
+  const inSubject = doc.subjectTerms.counts;
   const counts = new Map<string, number>();
-  for (const term of doc.terms) if (wanted.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  for (const term of doc.subjectTerms) if (wanted.has(term)) counts.set(term, (counts.get(term) ?? 0) + SUBJECT_WEIGHT - 1);
+  // Whichever side is shorter is walked: a long query over short memories, or long memories for a short query.
+  if (inText.size + inSubject.size < wanted.size) {
+    const add = (term: string, count: number) => wanted.has(term) && counts.set(term, (counts.get(term) ?? 0) + count);
+    for (const [term, count] of inText) add(term, count);
+    for (const [term, count] of inSubject) add(term, count * (SUBJECT_WEIGHT - 1));
+  } else {
+    for (const term of wanted) {
+      const count = (inText.get(term) ?? 0) + (inSubject.get(term) ?? 0) * (SUBJECT_WEIGHT - 1);
+      if (count > 0) counts.set(term, count);
+    }
+  }
   return { counts, length: doc.terms.length + doc.subjectTerms.length * (SUBJECT_WEIGHT - 1) };
 }

@@ -1,6 +1,7 @@
 import { countTokens } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { assembleContext, describeAge, MAX_WORKED_OUT_PER_BLOCK } from "../src/context";
+import { countTerms } from "../src/lexical";
 import { preTokensWorkedOut } from "../src/token-count";
 
 const now = new Date("2026-11-22T12:00:00Z");
@@ -89,7 +90,7 @@ describe("context assembly of hostile memories", () => {
   // Clauses of a thousand characters: each one pre-token, as CJK without spaces is.
   const prose = (length: number) => Array.from({ length }, (_, i) => (i % 1000 === 999 ? "，" : cjk())).join("");
   // Terms as the server passes them (analysed once, when the memory was written), distinct for each memory.
-  const hostile = (id: string, text: string) => ({ ...memory(id, text), terms: [id] });
+  const hostile = (id: string, text: string) => ({ ...memory(id, text), terms: countTerms([id]) });
   const timed = <T>(work: () => T): [T, number] => {
     const started = performance.now();
     return [work(), performance.now() - started];

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { analyzeText } from "../src/analyze";
 import { FEEDBACK_TERMS, feedbackSources, feedbackTerms, withFeedback } from "../src/feedback";
-import { type CollectionStats, type LexicalDocument, rankLexically } from "../src/lexical";
+import { type CollectionStats, countTerms, type LexicalDocument, rankLexically } from "../src/lexical";
 import { analyzeQuery, conceptTerms } from "../src/query";
 
-const analysed = (id: string, text: string): LexicalDocument => ({ id, terms: analyzeText(text), subjectTerms: [] });
+const analysed = (id: string, text: string): LexicalDocument => ({ id, terms: countTerms(analyzeText(text)), subjectTerms: countTerms([]) });
 
 function statsOf(documents: readonly LexicalDocument[]): CollectionStats {
   const documentFrequency = new Map<string, number>();
-  for (const doc of documents) for (const term of new Set(doc.terms)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  for (const doc of documents) for (const term of doc.terms.counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const averageLength = documents.reduce((sum, doc) => sum + doc.terms.length, 0) / documents.length;
   return { documents: documents.length, averageLength, documentFrequency };
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { analyzeText, queryTerms } from "../src/analyze";
-import { rankLexically } from "../src/lexical";
+import { countTerms, rankLexically } from "../src/lexical";
 import { analyzeQuery } from "../src/query";
 
 const analysed = (id: string, text: string, subject: string | null) => ({
   id,
-  terms: analyzeText(`${subject ?? ""} ${text}`),
-  subjectTerms: subject ? analyzeText(subject) : [],
+  terms: countTerms(analyzeText(`${subject ?? ""} ${text}`)),
+  subjectTerms: countTerms(subject ? analyzeText(subject) : []),
 });
 
 const docs = [
@@ -42,6 +42,16 @@ describe("BM25 ranking", () => {
     ];
     const [top] = rankLexically(queryTerms("service ledger"), many);
     expect(top!.id).toBe("rare");
+  });
+
+  it("scores alike whether the query or the document holds more terms, and when ranked again", () => {
+    const stats = { documents: 4, averageLength: 6, documentFrequency: new Map([["payment", 2], ["releas", 2], ["deploy", 1]]) };
+    const short = rankLexically(queryTerms("payments deploy release"), docs, stats);
+    // Sixty words no document holds make the query longer than any document: a different walk, the same scores.
+    const unheard = Array.from({ length: 60 }, (_, i) => `zz${i.toString(36)}q`).join(" ");
+    expect(rankLexically(queryTerms(`payments deploy release ${unheard}`), docs, stats)).toEqual(short);
+    expect(rankLexically(queryTerms("payments deploy release"), docs, stats)).toEqual(short);
+    expect(short.map((m) => m.id)).toEqual(["a", "d", "b"]);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { TermCounts } from "@engram/retrieval";
 import { LRUCache } from "lru-cache";
 import { scopeKey } from "../kernel/scope-key";
 import type { ChangeRange, CollectionChange, MemorySearch } from "./ports";
@@ -18,11 +19,17 @@ export const MAX_KEPT_CHARACTERS = 8 * 1024 * 1024;
 /** What a change holds besides its terms' characters (its objects, dates and subject), counted as characters. */
 const CHANGE_OVERHEAD = 256;
 
-const charactersOf = (terms: readonly string[]) => terms.reduce((sum, term) => sum + term.length, 0);
+const charactersOf = (terms: Iterable<string>) => {
+  let characters = 0;
+  for (const term of terms) characters += term.length;
+  return characters;
+};
+/** A candidate holds each of its terms once (see SearchCandidate). */
+const heldByCandidate = (terms: TermCounts) => charactersOf(terms.counts.keys());
 
 /** How much a read's changes hold, in characters (see MAX_KEPT_CHARACTERS). */
 const heldBy = (changes: readonly CollectionChange[] | null) =>
-  (changes ?? []).reduce((sum, change) => sum + CHANGE_OVERHEAD + charactersOf(change.terms) + (change.candidate ? charactersOf(change.candidate.searchTerms) : 0), 1);
+  (changes ?? []).reduce((sum, change) => sum + CHANGE_OVERHEAD + charactersOf(change.terms) + (change.candidate ? heldByCandidate(change.candidate.searchTerms) : 0), 1);
 
 /**
  * The analysed text of changes as the log's read measures it, its terms with a space between: in UTF-16 units,

@@ -1,13 +1,14 @@
 import type { TEnvironment } from "@engram/contract";
+import type { TermCounts } from "@engram/retrieval";
 import type { MemoryScope } from "../memory/ports";
 import type { MemoryRecord } from "../memory/records";
 
 /** What BM25 statistics are counted over: one organization's memories in one environment, whatever the agent. */
 export type CollectionScope = Pick<MemoryScope, "orgId" | "environment">;
 
-/** What ranking needs of a memory found by full-text search, with the analysed terms the index holds. */
+/** What ranking needs of a memory found by full-text search, with the analysed terms the index holds, counted. */
 export interface SearchCandidate extends Pick<MemoryRecord, "id" | "subject" | "agentSlug" | "confidence" | "reinforcementCount" | "recentUses" | "createdAt"> {
-  searchTerms: readonly string[];
+  searchTerms: TermCounts;
 }
 
 /** A memory's place in its scope's time order: newest first is by `createdAt`, then by `id`, both descending. */

@@ -5,6 +5,7 @@ import {
   analyzeText,
   assembleContext,
   conceptTerms,
+  countTerms,
   feedbackSources,
   EXCHANGE_ANCHORS,
   EXCHANGE_WINDOW_MS,
@@ -14,6 +15,7 @@ import {
   rankLexically,
   reciprocalRankFusion,
   scoreMemory,
+  type TermCounts,
   withExchangeContext,
   withFeedback,
 } from "@engram/retrieval";
@@ -63,11 +65,12 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
   const collectionStats = collectionStatsCache(search);
   const candidates = candidateLookup(search);
   // Subjects repeat across memories (service names, people, teams): analyse each once.
-  const subjectTerms = new LRUCache<string, string[]>({ max: 10_000 });
+  const subjectTerms = new LRUCache<string, TermCounts>({ max: 10_000 });
+  const noTerms = countTerms([]);
   const termsOfSubject = (subject: string | null) => {
-    if (!subject) return [];
+    if (!subject) return noTerms;
     let terms = subjectTerms.get(subject);
-    if (!terms) subjectTerms.set(subject, (terms = analyzeText(subject)));
+    if (!terms) subjectTerms.set(subject, (terms = countTerms(analyzeText(subject))));
     return terms;
   };
 
@@ -95,7 +98,7 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
       .map((c) => ({ id: c.id, terms: c.searchTerms, subjectTerms: termsOfSubject(c.subject) }));
     const queryMatches = rankLexically(concepts, documents, stats);
-    const sourceTerms = feedbackSources(queryMatches, documents).flatMap((source) => source.terms);
+    const sourceTerms = feedbackSources(queryMatches, documents).flatMap((source) => [...source.terms.counts.keys()]);
     const matches = await withNeighbours(scope, collection, withFeedback(expanded, queryMatches, documents, await collection.statsFor(sourceTerms)), byId);
     return { byId, ranking: matches.map((match) => withActivation(byId.get(match.id)!, match.score, now)).sort(bestFirst) };
   }
@@ -184,7 +187,7 @@ export function memoryRetrieval(store: Store, clock: Clock, semantic: SemanticSe
 /** A retrieval's answer, and each returned memory's analysed terms for callers that assemble context themselves. */
 export interface Retrieved {
   response: TRetrieveResponse;
-  terms: ReadonlyMap<string, readonly string[]>;
+  terms: ReadonlyMap<string, TermCounts>;
 }
 
 /** Ranks a scope's durable memories for a query. */

@@ -22,6 +22,7 @@ export function fts5Search(packRow: PackRow): FullTextSearch {
       const ordering = order === "relevance" ? sql`s."rank"` : sql`s."rowid" DESC`;
       // CROSS JOIN keeps the FTS table as the driving loop, so only matching rows are looked up.
       return unpackCandidates(
+        db,
         await db.rows<PackedRow>(sql`
           SELECT ${candidate} FROM "MemorySearch" s CROSS JOIN "Memory" m ON m."id" = s."memoryId"
           WHERE "MemorySearch" MATCH ${expression} AND ${scopeFilter(scope)} ${order === "newest" ? olderThan(query.olderThan) : empty}

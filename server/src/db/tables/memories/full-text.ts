@@ -1,3 +1,4 @@
+import { countTerms, type TermCounts } from "@engram/retrieval";
 import { LRUCache } from "lru-cache";
 import type { MemoryScope } from "../../../domain/memory/ports";
 import type { CandidateQuery, CollectionScope, CountedTerms, Neighbour, NeighbourAnchor, NeighbourWindow, SearchCandidate, TimePosition } from "../../../domain/retrieval/ports";
@@ -26,29 +27,75 @@ export interface FullTextSearch {
   countable(term: string): boolean;
 }
 
-/** What ranking needs of a candidate; whole rows are read afterwards for the few that are returned. */
-const CANDIDATE_COLUMNS = ["id", "subject", "searchText", "confidence", "reinforcementCount", "recentUses", "lastReinforcedAt", "createdAt", "agentSlug"] as const satisfies readonly MemoryColumn[];
+/**
+ * What ranking needs of a candidate but its terms; whole rows are read afterwards for the few that are returned.
+ * The analyser's version stands in for the terms, which it decides with the id (a memory's text never changes).
+ */
+const CANDIDATE_COLUMNS = ["id", "subject", "searchVersion", "confidence", "reinforcementCount", "recentUses", "lastReinforcedAt", "createdAt", "agentSlug"] as const satisfies readonly MemoryColumn[];
 
 /** The packed selection of a candidate's columns, in the dialect's SQL. */
 export const candidateSelect = (packRow: PackRow): Sql => packRow(CANDIDATE_COLUMNS, MEMORY_TIMESTAMPS);
 
+/** What is held of candidates is bounded by count and by distinct terms (a memory holds about 20, at most 4,096). */
+const HELD = { max: 10_000, maxSize: 1_000_000 };
+
+/**
+ * Memories' terms as counted, by id and analyser version. A candidate's terms are read only when they are not
+ * held: a recall over a hundred memories of the longest texts read 3 MB of terms for each lookup, most of its time
+ * (docs/security.md).
+ */
+const heldTerms = new LRUCache<string, TermCounts>({ ...HELD, sizeCalculation: (terms) => terms.counts.size + 1 });
+
 /**
  * Candidates parsed from their packed rows, by the packed text: the same text is the same candidate, so a memory
- * read again unchanged is not parsed again (its timestamps, uses and terms), and a changed one is a new key.
- * Retrieval reads the same popular memories again and again; what is held is bounded by count.
+ * read again unchanged is not parsed again (its timestamps and uses), and a changed one is a new key. Retrieval
+ * reads the same popular memories again and again.
  */
-const parsedCandidates = new LRUCache<string, SearchCandidate>({ max: 10_000 });
+const parsedCandidates = new LRUCache<string, SearchCandidate>({ ...HELD, sizeCalculation: (candidate) => candidate.searchTerms.counts.size + 1 });
 
-/** Packed candidate rows as the retrieval port's candidates, which are shared and never changed. */
-export function unpackCandidates(rows: readonly PackedRow[]): SearchCandidate[] {
-  return rows.map(({ packed }) => {
-    let candidate = parsedCandidates.get(packed);
-    if (!candidate) parsedCandidates.set(packed, (candidate = parsedCandidate(JSON.parse(packed) as unknown[])));
-    return candidate;
-  });
+const termsKey = (id: string, searchVersion: unknown) => `${id}:${String(searchVersion)}`;
+
+/**
+ * Packed candidate rows as the retrieval port's candidates, which are shared and never changed; the terms of those
+ * not held are read by id in one statement.
+ */
+export async function unpackCandidates(db: SqlReads, rows: readonly PackedRow[]): Promise<SearchCandidate[]> {
+  const found = new Map<string, SearchCandidate>();
+  const unparsed: Array<{ packed: string; columns: unknown[] }> = [];
+  for (const { packed } of rows) {
+    const candidate = parsedCandidates.get(packed);
+    if (candidate) found.set(packed, candidate);
+    else if (!found.has(packed)) unparsed.push({ packed, columns: JSON.parse(packed) as unknown[] });
+  }
+  if (unparsed.length > 0) {
+    const terms = new Map<string, TermCounts>();
+    const unheld = new Set<string>();
+    for (const { columns: [id, , version] } of unparsed) {
+      const held = heldTerms.get(termsKey(id as string, version));
+      if (held) terms.set(termsKey(id as string, version), held);
+      else unheld.add(id as string);
+    }
+    for (const { id, searchVersion, searchText } of unheld.size === 0 ? [] : await db.rows<TermsRow>(termsOf([...unheld]))) {
+      const counted = countTerms(searchText ? searchText.split(" ") : []);
+      heldTerms.set(termsKey(id, searchVersion), counted);
+      terms.set(termsKey(id, searchVersion), counted);
+    }
+    for (const { packed, columns } of unparsed) {
+      const counted = terms.get(termsKey(columns[0] as string, columns[2]));
+      // A memory re-analysed or deleted between the two reads is ranked without terms this once, and not held.
+      const candidate = parsedCandidate(columns, counted ?? NO_TERMS);
+      if (counted) parsedCandidates.set(packed, candidate);
+      found.set(packed, candidate);
+    }
+  }
+  return rows.map(({ packed }) => found.get(packed)!);
 }
 
-function parsedCandidate([id, subject, searchText, confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt, agentSlug]: unknown[]): SearchCandidate {
+type TermsRow = { id: string; searchVersion: unknown; searchText: string | null };
+const termsOf = (ids: readonly string[]): Sql => sql`SELECT m."id", m."searchVersion", m."searchText" FROM "Memory" m WHERE m."id" IN (${join([...ids])})`;
+const NO_TERMS = countTerms([]);
+
+function parsedCandidate([id, subject, , confidence, reinforcementCount, recentUses, lastReinforcedAt, createdAt, agentSlug]: unknown[], searchTerms: TermCounts): SearchCandidate {
   const created = packedDate(createdAt)!;
   return {
     id: id as string,
@@ -57,7 +104,7 @@ function parsedCandidate([id, subject, searchText, confidence, reinforcementCoun
     reinforcementCount: Number(reinforcementCount),
     createdAt: created,
     recentUses: recentUsesOf({ recentUses: recentUses as string, createdAt: created, lastReinforcedAt: packedDate(lastReinforcedAt) }),
-    searchTerms: searchText ? (searchText as string).split(" ") : [],
+    searchTerms,
     agentSlug: agentSlug as string | null,
   };
 }
@@ -91,7 +138,7 @@ export function termsExpression(query: CandidateQuery, syntax: { and: string; or
 export function candidatesById(packRow: PackRow, organization?: Sql): FullTextSearch["byId"] {
   const select = candidateSelect(packRow);
   return async (db, scope, ids) =>
-    unpackCandidates(await db.rows<PackedRow>(sql`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope, organization)}`));
+    unpackCandidates(db, await db.rows<PackedRow>(sql`SELECT ${select} FROM "Memory" m WHERE m."id" IN (${join([...ids])}) AND ${scopeFilter(scope, organization)}`));
 }
 
 /**
@@ -118,12 +165,12 @@ export function neighboursAround(packRow: PackRow): FullTextSearch["neighbours"]
         side("a", sql`m."createdAt" > ${createdAt} AND m."createdAt" <= ${new Date(at + ms)}`, "ASC"),
       ];
     });
-    return unpackNeighbours(await db.rows(join(sides, " UNION ALL ")));
+    return unpackNeighbours(db, await db.rows(join(sides, " UNION ALL ")));
   };
 }
 
 /** Neighbour rows (an anchor's id beside a packed candidate) as the retrieval port's neighbours. */
-export function unpackNeighbours(rows: ReadonlyArray<PackedRow & { anchorId: string }>): Neighbour[] {
-  const candidates = unpackCandidates([...rows]);
+export async function unpackNeighbours(db: SqlReads, rows: ReadonlyArray<PackedRow & { anchorId: string }>): Promise<Neighbour[]> {
+  const candidates = await unpackCandidates(db, rows);
   return candidates.map((candidate, i) => ({ anchorId: rows[i]!.anchorId, candidate }));
 }

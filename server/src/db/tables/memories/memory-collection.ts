@@ -63,11 +63,12 @@ export async function collectionChanges(
       AND (SELECT coalesce(sum(length(l."searchText")), 0) FROM (SELECT "searchText" FROM "MemoryCollectionChange" WHERE ${inRange("")} ${limitOf(limit + 1)}) l) <= ${maxText}
     ORDER BY c."version", c."delta" ${limitOf(limit + 1)}`);
   if (rows.length > limit || rows.length === 0 || readVersion(rows[0]!.version) !== after + 1n) return null;
+  const candidates = new Map((await unpackCandidates(db, rows.filter((row) => row.found !== null))).map((candidate) => [candidate.id, candidate]));
   return rows.map((row) => ({
     version: readVersion(row.version),
     delta: Math.sign(Number(row.delta)) as CollectionChange["delta"],
     memoryId: row.memoryId,
-    candidate: row.found === null ? null : unpackCandidates([row])[0]!,
+    candidate: candidates.get(row.memoryId) ?? null,
     terms: countedTerms(row.searchText, reading.countable),
   }));
 }
@@ -81,7 +82,7 @@ export async function newestDurable(db: SqlReads, reading: MemoryReading, scope:
     SELECT ${candidateSelect(reading.packRow)} FROM "Memory" m
     WHERE ${scopeFilter({ ...scope, agentSlug: null })} ${olderThan(after)}
     ORDER BY m."createdAt" DESC, m."id" DESC LIMIT ${limit}`);
-  return unpackCandidates(rows).map((candidate) => ({ candidate, terms: candidate.searchTerms.filter(reading.countable) }));
+  return (await unpackCandidates(db, rows)).map((candidate) => ({ candidate, terms: [...candidate.searchTerms.counts.keys()].filter(reading.countable) }));
 }
 
 /** Analysed text as the terms the index counts. */

@@ -76,6 +76,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
   /** The newest `limit` matches among the `rows` memories of the lane that come next in time order after `after`. */
   const newestAmong = async (db: SqlReads, lane: Lane, tsquery: string, after: TimePosition | null, rows: number, limit: number) =>
     unpackCandidates(
+      db,
       await db.rows<PackedRow>(sql`
         SELECT ${candidate} FROM (
           SELECT t."id", t."createdAt" FROM (
@@ -121,7 +122,8 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
       if (found.length >= limit) return found;
       after = walked.at(-1) ?? after;
     }
-    const older = unpackCandidates(
+    const older = await unpackCandidates(
+      db,
       await db.rows<PackedRow>(sql`
         SELECT ${candidate} FROM "Memory" m
         WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${laneFilter(lane, "m")} ${olderThan(after, "m")}
@@ -139,6 +141,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
       const tsquery = termsExpression(query, { and: " & ", or: " | ", literal: (term) => quoted(term, "'") });
       if (order === "relevance") {
         return unpackCandidates(
+      db,
           await db.rows<PackedRow>(sql`
             SELECT ${candidate} FROM "Memory" m
             WHERE m."searchVector" @@ ${tsquery}::tsquery AND ${scopeFilter(scope)}
@@ -161,6 +164,7 @@ export function tsvectorSearch(packRow: PackRow, sizes: NewestWalk = NEWEST_WALK
         sql`(SELECT ${candidate} FROM "Memory" m WHERE ${scopeFilter(scope)} AND m."agentSlug" = a."agentSlug" AND ${range}
           ORDER BY m."createdAt" ${raw(order)} LIMIT ${perSide})`;
       return unpackNeighbours(
+        db,
         await db.rows<PackedRow & { anchorId: string }>(sql`
           SELECT a."anchorId", s."packed"
           FROM unnest(CAST(${anchors.map((a) => a.id)} AS text[]), CAST(${anchors.map((a) => a.agentSlug)} AS text[]),
