@@ -52,7 +52,7 @@ function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads, scan
     sessions: sessionRepository(db, dialect),
     loginThrottle: loginThrottleRepository(db, dialect),
     assistants: assistantRepository(db),
-    reflectionMemories: reflectionMemoryRepository(db, dialect),
+    reflectionMemories: reflectionMemoryRepository(db, dialect, reads),
     reflectionRuns: reflectionRunRepository(db),
     reflectionEvents: reflectionEventRepository(db),
     reflectionSettings: reflectionSettingsRepository(db),

@@ -5,10 +5,10 @@ import { apiClient, startTestServer, type TestServer } from "@engram/test-suppor
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlannedMemory } from "../../src/domain/memory/ports";
 import { reflectionContext } from "../../src/domain/reflection/context";
-import { CHANGES_PER_TRANSACTION, REFLECTION_BATCH } from "../../src/domain/reflection/process";
+import { CHANGES_PER_TRANSACTION, REFLECTION_BATCH, REFLECTION_PAGE_BYTES } from "../../src/domain/reflection/process";
 import { duplicatesProcess } from "../../src/domain/reflection/processes/duplicates";
 import { type Entry, mergesOf } from "../../src/domain/reflection/processes/merge-plan";
-import { bandShape, candidateProbability, jaccard, jaccardWithout, similarGroups, type TermSet, UnionFind, Vocabulary, without } from "../../src/domain/reflection/processes/near-duplicates";
+import { bandShape, candidateProbability, jaccard, jaccardWithout, similarGroups, type TermSet, termSet, UnionFind, without } from "../../src/domain/reflection/processes/near-duplicates";
 import { comparisonUnits, pacer, textUnits } from "../../src/domain/reflection/processes/pacing";
 import { DEFAULT_REFLECTION_SETTINGS } from "../../src/domain/reflection/settings";
 
@@ -49,8 +49,7 @@ describe("near-duplicate detection", () => {
   });
 
   it("measures Jaccard similarity over distinct terms", () => {
-    const vocabulary = new Vocabulary();
-    const [a, b, empty] = [vocabulary.termSet("deploy monday deploy"), vocabulary.termSet("deploy friday"), vocabulary.termSet("")];
+    const [a, b, empty] = [termSet("deploy monday deploy"), termSet("deploy friday"), termSet("")];
     expect(jaccard(a, a)).toBe(1);
     expect(jaccard(a, b)).toBeCloseTo(1 / 3);
     expect(jaccard(empty, empty)).toBe(0);
@@ -58,7 +57,6 @@ describe("near-duplicate detection", () => {
 
   it("finds the same groups as comparing every pair", async () => {
     const next = random(7);
-    const vocabulary = new Vocabulary();
     const texts: string[] = [];
     for (let i = 0; i < 400; i++) {
       const words = Array.from({ length: 8 + Math.floor(next() * 20) }, () => `w${Math.floor(next() * 500)}`);
@@ -68,11 +66,11 @@ describe("near-duplicate detection", () => {
       if (i % 9 === 0) texts.push([...words.slice(1), `changed${i}`].join(" "));
       if (i % 13 === 0) texts.push(words.join(" "));
     }
-    const sets = texts.map((text) => vocabulary.termSet(text));
+    const sets = texts.map((text) => termSet(text));
     for (const threshold of [0.85, 0.6]) {
       const expected = new UnionFind(sets.length);
       for (let a = 0; a < sets.length; a++) for (let b = 0; b < a; b++) if (jaccard(sets[a]!, sets[b]!) >= threshold) expected.union(a, b);
-      const groups = await similarGroups(sets, vocabulary, { threshold, similarity: (a, b) => jaccard(sets[a]!, sets[b]!), pace: { due: pacer(100), pause: async () => {} } });
+      const groups = await similarGroups(sets, { threshold, similarity: (a, b) => jaccard(sets[a]!, sets[b]!), pace: { due: pacer(100), pause: async () => {} } });
       const found = new UnionFind(sets.length);
       for (const group of groups) for (const i of group) found.union(group[0]!, i);
       // Each set named by the first set of its group.
@@ -83,13 +81,12 @@ describe("near-duplicate detection", () => {
   });
 
   it("keeps the work linear in a crowd of sets that are alike but below the threshold", async () => {
-    const vocabulary = new Vocabulary();
     const template = sentence(0, 14);
-    const sets: TermSet[] = Array.from({ length: 3000 }, (_, i) => vocabulary.termSet(`${template} a${i} b${i} c${i}`));
+    const sets: TermSet[] = Array.from({ length: 3000 }, (_, i) => termSet(`${template} a${i} b${i} c${i}`));
     let pauses = 0;
     let compared = 0;
     const similarity = (a: number, b: number) => (compared++, jaccard(sets[a]!, sets[b]!));
-    const groups = await similarGroups(sets, vocabulary, { threshold: 0.85, similarity, pace: { due: pacer(500), pause: async () => void pauses++ } });
+    const groups = await similarGroups(sets, { threshold: 0.85, similarity, pace: { due: pacer(500), pause: async () => void pauses++ } });
     expect(groups).toEqual([]);
     // Every pair would be 4.5 million comparisons per band; a bounded number per set is linear.
     expect(compared).toBeLessThan(sets.length * 300);
@@ -97,11 +94,10 @@ describe("near-duplicate detection", () => {
   });
 
   it("pauses by the terms it signs, not only by the sets: large memories pause as often as their work asks", async () => {
-    const vocabulary = new Vocabulary();
     // 200 sets of 2,000 distinct terms each: under one batch of sets, but the work of twelve.
-    const sets: TermSet[] = Array.from({ length: 200 }, (_, i) => vocabulary.termSet(Array.from({ length: 2_000 }, (_, j) => `t${i}x${j}`).join(" ")));
+    const sets: TermSet[] = Array.from({ length: 200 }, (_, i) => termSet(Array.from({ length: 2_000 }, (_, j) => `t${i}x${j}`).join(" ")));
     let pauses = 0;
-    await similarGroups(sets, vocabulary, { threshold: 0.85, similarity: (a, b) => jaccard(sets[a]!, sets[b]!), pace: { due: pacer(500), pause: async () => void pauses++ } });
+    await similarGroups(sets, { threshold: 0.85, similarity: (a, b) => jaccard(sets[a]!, sets[b]!), pace: { due: pacer(500), pause: async () => void pauses++ } });
     expect(pauses).toBeGreaterThanOrEqual(12);
   });
 
@@ -305,33 +301,62 @@ describe("the duplicates process", () => {
     expect(await states(...ids)).toEqual([durable, ...ids.slice(1).map(() => duplicateOf(ids[0]!))]);
   });
 
-  it("analyses a page of long memories in paced steps, not in one turn", async () => {
+  it("reads long memories in pages bounded by their bytes, and analyses each page in paced steps", async () => {
     const { orgId, api } = await tenant();
     // Words of letters only, none repeated across memories: nothing here is a duplicate.
     const word = (n: number) => Array.from({ length: 4 }, (_, k) => String.fromCharCode(97 + (Math.floor(n / 26 ** k) % 26))).join("");
     const longText = (i: number) => Array.from({ length: 700 }, (_, k) => `q${word(i * 700 + k)}`).join(" ").slice(0, 4_000);
-    // A full page of long memories, and one more so that a second page is read after the first is analysed.
-    const texts = [...Array.from({ length: REFLECTION_BATCH }, (_, i) => longText(i)), "one short memory to read on a second page"];
+    // A full page's count of long memories, and one short one.
+    const texts = [...Array.from({ length: REFLECTION_BATCH }, (_, i) => longText(i)), "one short memory to read on a later page"];
     for (let start = 0; start < texts.length; start += 32) {
       const answers = await Promise.all(texts.slice(start, start + 32).map((text) => api.memory.encode({ body: { text } })));
       expect(answers.map((res) => res.status)).toEqual(answers.map(() => 201));
     }
     const context = reflectionContext(server.services.store, { scope: { orgId, environment: "production" }, runId: `rfr_${randomUUID()}`, settings: DEFAULT_REFLECTION_SETTINGS, clock: () => new Date() });
     let pauses = 0;
-    const pausesAtPageRead: number[] = [];
+    const reads: Array<{ pauses: number; ids: string[] }> = [];
     const result = await duplicatesProcess.run({
       ...context,
       pause: async () => void pauses++,
-      memories: { ...context.memories, page: (...args) => (pausesAtPageRead.push(pauses), context.memories.page(...args)) },
+      memories: {
+        ...context.memories,
+        page: async (...args) => {
+          const page = await context.memories.page(...args);
+          reads.push({ pauses, ids: page.map(({ id }) => id) });
+          return page;
+        },
+      },
     });
     expect(result).toEqual({ examined: REFLECTION_BATCH + 1, actions: 0 });
 
-    const firstPage = await server.db.memory.findMany({ where: { orgId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: REFLECTION_BATCH, select: { searchText: true } });
-    const work = firstPage.reduce((units, { searchText }) => units + textUnits(searchText), 0);
-    expect(work).toBeGreaterThan(5 * REFLECTION_BATCH);
-    // Between reading the two pages: the pauses of analysing the first, and the one between pages.
-    expect(pausesAtPageRead).toHaveLength(2);
-    expect(pausesAtPageRead[1]! - pausesAtPageRead[0]!).toBe(Math.floor(work / REFLECTION_BATCH) + 1);
+    const rows = new Map((await server.db.memory.findMany({ where: { orgId }, select: { id: true, text: true, searchText: true } })).map((row) => [row.id, row]));
+    const bytes = (ids: string[]) => ids.reduce((sum, id) => sum + Buffer.byteLength(rows.get(id)!.text) + Buffer.byteLength(rows.get(id)!.searchText), 0);
+    // Every memory once, in pages of at most REFLECTION_PAGE_BYTES, then an empty read past the last.
+    expect(reads.flatMap(({ ids }) => ids).sort()).toEqual([...rows.keys()].sort());
+    expect(reads.at(-1)!.ids).toEqual([]);
+    expect(reads.length).toBeGreaterThan(3);
+    for (const { ids } of reads) expect(bytes(ids)).toBeLessThanOrEqual(REFLECTION_PAGE_BYTES);
+    expect(bytes(reads[0]!.ids) + bytes(reads[1]!.ids.slice(0, 1))).toBeGreaterThan(REFLECTION_PAGE_BYTES);
+    // Between reading one page and the next: the pauses its analysis is due (with what the page before left over
+    // of a batch, one more at most), and the one between pages.
+    for (let i = 1; i < reads.length; i++) {
+      const due = Math.floor(reads[i - 1]!.ids.reduce((units, id) => units + textUnits(rows.get(id)!.searchText), 0) / REFLECTION_BATCH);
+      expect(reads[i]!.pauses - reads[i - 1]!.pauses).toBeGreaterThanOrEqual(due + 1);
+      expect(reads[i]!.pauses - reads[i - 1]!.pauses).toBeLessThanOrEqual(due + 2);
+    }
+  });
+
+  it("reads a page of one memory when that memory alone passes the bound on bytes", async () => {
+    const { orgId, api } = await tenant();
+    for (const text of ["first memory, long enough to pass a bound of ten bytes", "second memory"]) expect((await api.memory.encode({ body: { text } })).status).toBe(201);
+    const scope = { orgId, environment: "production" } as const;
+    const { reflectionMemories } = server.services.store;
+    const first = await reflectionMemories.page(scope, ["durable"], null, 10, 10);
+    expect(first.map(({ text }) => text)).toEqual(["first memory, long enough to pass a bound of ten bytes"]);
+    const second = await reflectionMemories.page(scope, ["durable"], first[0]!, 10, 10);
+    expect(second.map(({ text }) => text)).toEqual(["second memory"]);
+    expect(await reflectionMemories.page(scope, ["durable"], second[0]!, 10, 10)).toEqual([]);
+    expect(await reflectionMemories.page(scope, ["durable"], null, 10, 1_000_000)).toHaveLength(2);
   });
 
   it("keeps the best-supported memory: most reinforcements, then highest confidence, then the oldest", async () => {

@@ -15,8 +15,11 @@ export interface ReflectionChange {
 }
 
 export interface ReflectionMemoryRepository {
-  /** Up to `limit` memories of the scope in these states, oldest first, after `after`. */
-  page(scope: ReflectionScope, states: readonly TMemoryState[], after: PagePosition | null, limit: number): Promise<ReflectionMemory[]>;
+  /**
+   * Up to `limit` memories of the scope in these states, oldest first, after `after`: fewer when their text and
+   * analysed text together would pass `maxBytes` (as stored), but one at least. Empty only past the last.
+   */
+  page(scope: ReflectionScope, states: readonly TMemoryState[], after: PagePosition | null, limit: number, maxBytes?: number): Promise<ReflectionMemory[]>;
   /**
    * Moves the memory from `from` to `to` only if it is still `from` (compare-and-set), with its history row
    * (actor `reflection`) and the reflection event, in the caller's transaction; false when it had changed.

@@ -6,6 +6,11 @@ import type { ReflectionScope } from "./records";
 /** Memories read per page. */
 export const REFLECTION_BATCH = 500;
 /**
+ * Bytes of text and analysed text read per page at most (a page holds one memory at least): 500 memories of
+ * 8,000 × U+FDFA are 27 MB, and a page of 200 of them held the event loop for 0.4 s.
+ */
+export const REFLECTION_PAGE_BYTES = 512 * 1024;
+/**
  * Changes committed per transaction, and activation snapshots per statement. On SQLite a statement holds the
  * event loop while it runs, so a run writes in small steps and yields between them: requests wait for one
  * step, never for a page.

@@ -5,7 +5,8 @@ import type { ReflectionChange, ReflectionMemoryRepository } from "../../../doma
 import type { ReflectionMemory, ReflectionScope } from "../../../domain/reflection/records";
 import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
-import { join, sql } from "../../sql";
+import { empty, join, sql } from "../../sql";
+import { prismaReads, type SqlReads } from "../../sql-reads";
 import { appendHistory } from "../memory-history";
 import { type MemoryRow, recentUsesOf } from "../memories/memory-table";
 import { countUse } from "../memories/memory-uses";
@@ -57,28 +58,46 @@ async function recordEvent(db: PrismaTx, scope: ReflectionScope, runId: string, 
   });
 }
 
+/** The ids of the leading rows whose sizes sum to at most `maxBytes`, the first row whatever its size. */
+function withinBytes(rows: ReadonlyArray<{ id: string; size: unknown }>, maxBytes: number): string[] {
+  const ids: string[] = [];
+  let bytes = 0;
+  for (const { id, size } of rows) {
+    bytes += Number(size);
+    if (ids.length > 0 && bytes > maxBytes) break;
+    ids.push(id);
+  }
+  return ids;
+}
+
 const HISTORY_ACTION_FOR_STATE: Partial<Record<TMemoryState, "suppressed" | "promoted" | "rejected">> = {
   suppressed: "suppressed",
   durable: "promoted",
   tombstoned: "rejected",
 };
 
-export function reflectionMemoryRepository(db: PrismaTx, dialect: Dialect): ReflectionMemoryRepository {
+export function reflectionMemoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads = prismaReads(db)): ReflectionMemoryRepository {
   const inScope = (scope: ReflectionScope) => ({ orgId: scope.orgId, environment: scope.environment as TEnvironment });
   return {
-    async page(scope, states, after, limit) {
-      const rows = await db.memory.findMany({
-        where: {
-          ...inScope(scope),
-          state: { in: [...states] },
-          // The bound alone lets the scope's index start at the page; the OR alone would be filtered row by row.
-          ...(after ? { createdAt: { gte: after.createdAt }, OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
-        },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        take: limit,
-        select: COLUMNS,
-      });
-      return rows.map(toMemory);
+    async page(scope, states, after, limit, maxBytes = Infinity) {
+      const where = {
+        ...inScope(scope),
+        state: { in: [...states] },
+        // The bound alone lets the scope's index start at the page; the OR alone would be filtered row by row.
+        ...(after ? { createdAt: { gte: after.createdAt }, OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
+      };
+      const orderBy = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+      if (maxBytes === Infinity) return (await db.memory.findMany({ where, orderBy, take: limit, select: COLUMNS })).map(toMemory);
+      // The page's sizes first, from the rows' headers (neither backend reads a text to measure its bytes): only the
+      // rows within the bound are read whole.
+      const sizes = await reads.rows<{ id: string; size: unknown }>(sql`
+        SELECT "id", octet_length("text") + octet_length("searchText") AS "size" FROM "Memory"
+        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" IN (${join([...states])})
+          ${after ? sql`AND ("createdAt", "id") > (${after.createdAt}, ${after.id})` : empty}
+        ORDER BY "createdAt", "id" LIMIT ${limit}`);
+      const ids = withinBytes(sizes, maxBytes);
+      if (ids.length === 0) return [];
+      return (await db.memory.findMany({ where: { ...where, id: { in: ids } }, orderBy, select: COLUMNS })).map(toMemory);
     },
 
     async changeState(scope, runId, change, at) {

@@ -1,7 +1,7 @@
 import { analyzeText } from "@engram/retrieval";
 import { CHANGES_PER_TRANSACTION, type ProcessResult, REFLECTION_BATCH, type ReflectionContext, type ReflectionProcess } from "../process";
 import { type Entry, entryOf, type Merge, mergesOf, similarity } from "./merge-plan";
-import { similarGroups, type TermSet, Vocabulary } from "./near-duplicates";
+import { similarGroups, type TermSet, termSet } from "./near-duplicates";
 import { type Pace, pacer, textUnits } from "./pacing";
 import { scopePages } from "./scope-pages";
 
@@ -17,12 +17,12 @@ const NAMED_IN_DETAILS = 100;
 const shown = (similarity: number) => (Math.floor(similarity * 100) / 100).toFixed(2);
 
 /** Every durable memory of the scope as an entry to compare, read a page at a time and analysed in paced steps. */
-async function readEntries(context: ReflectionContext, vocabulary: Vocabulary, pace: Pace): Promise<{ entries: Entry[]; examined: number }> {
+async function readEntries(context: ReflectionContext, pace: Pace): Promise<{ entries: Entry[]; examined: number }> {
   const entries: Entry[] = [];
   const subjects = new Map<string, TermSet>();
   const termsOf = (subject: string) => {
     let terms = subjects.get(subject);
-    if (!terms) subjects.set(subject, (terms = vocabulary.termSet(analyzeText(subject).join(" "))));
+    if (!terms) subjects.set(subject, (terms = termSet(analyzeText(subject).join(" "))));
     return terms;
   };
   let examined = 0;
@@ -32,7 +32,7 @@ async function readEntries(context: ReflectionContext, vocabulary: Vocabulary, p
       // A durable memory that points to a survivor was merged once and restored by a person since: that
       // decision stands, so reflection leaves it out rather than merge it again every run.
       if (memory.duplicateOfId !== null) continue;
-      entries.push(entryOf(memory, vocabulary, termsOf));
+      entries.push(entryOf(memory, termsOf));
       if (pace.due(textUnits(memory.searchText))) await pace.pause();
     }
   }
@@ -123,10 +123,9 @@ export const duplicatesProcess: ReflectionProcess = {
   name: "duplicates",
   async run(context): Promise<ProcessResult> {
     const threshold = context.settings.processes.duplicates.similarity;
-    const vocabulary = new Vocabulary();
     // One count of work through reading, grouping and planning, so no turn carries one step's work into the next.
     const pace: Pace = { due: pacer(REFLECTION_BATCH), pause: context.pause };
-    const { entries, examined } = await readEntries(context, vocabulary, pace);
+    const { entries, examined } = await readEntries(context, pace);
 
     const byAgent = new Map<string | null, Entry[]>();
     for (const entry of entries) {
@@ -137,7 +136,7 @@ export const duplicatesProcess: ReflectionProcess = {
 
     let actions = 0;
     for (const scoped of byAgent.values()) {
-      const groups = await similarGroups(scoped.map((entry) => entry.terms), vocabulary, { threshold, similarity: (a, b) => similarity(scoped[a]!, scoped[b]!), pace });
+      const groups = await similarGroups(scoped.map((entry) => entry.terms), { threshold, similarity: (a, b) => similarity(scoped[a]!, scoped[b]!), pace });
       for (const group of groups) {
         const merges = await mergesOf(group.map((i) => scoped[i]!), threshold, pace);
         for (const merge of merges) actions += await applyMerge(context, merge);

@@ -1,6 +1,6 @@
 import { foldText } from "@engram/retrieval";
 import type { ReflectionMemory } from "../records";
-import { jaccard, jaccardWithout, type TermSet, type Vocabulary, without } from "./near-duplicates";
+import { jaccard, jaccardWithout, type TermSet, termSet, without } from "./near-duplicates";
 import { comparisonUnits, type Pace } from "./pacing";
 
 /** What the duplicates process keeps of a durable memory while it compares. */
@@ -22,14 +22,14 @@ export interface Entry {
 const subjectKey = (subject: string | null) => (subject === null ? null : foldText(subject).replace(/\s+/g, " ").trim());
 
 /** A memory as the process compares it; `termsOf` gives a subject's analysed terms (the caller keeps them once each). */
-export function entryOf(memory: ReflectionMemory, vocabulary: Vocabulary, termsOf: (subject: string) => TermSet): Entry {
+export function entryOf(memory: ReflectionMemory, termsOf: (subject: string) => TermSet): Entry {
   const subjectTerms = memory.subject === null ? new Uint32Array(0) : termsOf(memory.subject);
   return {
     id: memory.id,
     agentSlug: memory.agentSlug,
     subject: subjectKey(memory.subject),
     subjectTerms,
-    terms: without(vocabulary.termSet(memory.searchText), subjectTerms),
+    terms: without(termSet(memory.searchText), subjectTerms),
     reinforcementCount: memory.reinforcementCount,
     confidence: memory.confidence,
     createdAt: memory.createdAt,

@@ -6,7 +6,12 @@
  */
 import { type Pace, TERMS_PER_UNIT } from "./pacing";
 
-/** A memory's analysed terms as distinct vocabulary ids, ascending. */
+/**
+ * A memory's analysed terms as their distinct 32-bit hashes, ascending. Numbering terms in a vocabulary of the
+ * scope instead held a map of every distinct term: millions for a scope of long memories of distinct words, whose
+ * growth (the map copied as it doubled) held the event loop for 115 ms at 880,000. Two distinct terms share a hash
+ * with odds of one in four billion, which moves a similarity by a term at most.
+ */
 export type TermSet = Uint32Array;
 
 /** MinHash values per signature: enough bands for any threshold the settings allow. */
@@ -38,26 +43,11 @@ function hashString(text: string): number {
 /** Fixed seeds, so a run over the same memories finds the same candidates. */
 const SEEDS = Uint32Array.from({ length: SIGNATURE_SIZE }, (_, i) => mix(Math.imul(i + 1, 0x9e3779b9)));
 
-/** Terms numbered in the order first seen, each with its hash. */
-export class Vocabulary {
-  private readonly ids = new Map<string, number>();
-  readonly hashes: number[] = [];
-
-  /** The distinct terms of space-separated analysed text. */
-  termSet(searchText: string): TermSet {
-    const ids = new Set<number>();
-    for (const term of searchText.split(" ")) {
-      if (term === "") continue;
-      let id = this.ids.get(term);
-      if (id === undefined) {
-        id = this.hashes.length;
-        this.ids.set(term, id);
-        this.hashes.push(hashString(term));
-      }
-      ids.add(id);
-    }
-    return Uint32Array.from(ids).sort();
-  }
+/** The distinct terms of space-separated analysed text. */
+export function termSet(searchText: string): TermSet {
+  const hashes = new Set<number>();
+  for (const term of searchText.split(" ")) if (term !== "") hashes.add(hashString(term));
+  return Uint32Array.from(hashes).sort();
 }
 
 /** The set less the terms of `removed`. */
@@ -167,14 +157,13 @@ export interface ClusterOptions {
 }
 
 /** MinHash signatures, `width` values per set, one after another; empty sets keep the maximum everywhere. */
-async function signaturesOf(sets: readonly TermSet[], vocabulary: Vocabulary, width: number, pace: Pace): Promise<Uint32Array> {
+async function signaturesOf(sets: readonly TermSet[], width: number, pace: Pace): Promise<Uint32Array> {
   const signatures = new Uint32Array(sets.length * width).fill(0xffffffff);
   for (let i = 0; i < sets.length; i++) {
     const offset = i * width;
     for (const term of sets[i]!) {
-      const h = vocabulary.hashes[term]!;
       for (let k = 0; k < width; k++) {
-        const value = mix(h ^ SEEDS[k]!);
+        const value = mix(term ^ SEEDS[k]!);
         if (value < signatures[offset + k]!) signatures[offset + k] = value;
       }
     }
@@ -188,13 +177,13 @@ async function signaturesOf(sets: readonly TermSet[], vocabulary: Vocabulary, wi
  * two sets that are not similar to each other, through a third). Groups of two or more, as indexes into
  * `sets` in ascending order. Empty sets are never joined.
  */
-export async function similarGroups(sets: readonly TermSet[], vocabulary: Vocabulary, options: ClusterOptions): Promise<number[][]> {
+export async function similarGroups(sets: readonly TermSet[], options: ClusterOptions): Promise<number[][]> {
   const { threshold, similarity, pace } = options;
   const { due, pause } = pace;
   const shape = bandShape(threshold);
   const width = shape.bands * shape.rows;
   const present = sets.flatMap((set, i) => (set.length > 0 ? [i] : []));
-  const signatures = await signaturesOf(sets, vocabulary, width, pace);
+  const signatures = await signaturesOf(sets, width, pace);
 
   const groups = new UnionFind(sets.length);
   const check = (a: number, b: number) => {

@@ -1,19 +1,19 @@
 import type { TMemoryState } from "@engram/contract";
 import { chunks } from "../../kernel/chunks";
-import { CHANGES_PER_TRANSACTION, REFLECTION_BATCH, type ReflectionContext } from "../process";
+import { CHANGES_PER_TRANSACTION, REFLECTION_BATCH, REFLECTION_PAGE_BYTES, type ReflectionContext } from "../process";
 import type { PagePosition, ReflectionMemoryRepository } from "../ports";
 import type { ReflectionMemory } from "../records";
 
 /**
- * The scope's memories in these states, a page at a time, oldest first. The loop body runs before the next
- * page is read, and the event loop gets a turn between pages.
+ * The scope's memories in these states, a page at a time, oldest first (a page of long memories holds fewer). The
+ * loop body runs before the next page is read, and the event loop gets a turn between pages.
  */
 export async function* scopePages(ctx: ReflectionContext, states: readonly TMemoryState[]): AsyncGenerator<ReflectionMemory[]> {
   let after: PagePosition | null = null;
   for (;;) {
-    const page = await ctx.memories.page(ctx.scope, states, after, REFLECTION_BATCH);
-    if (page.length > 0) yield page;
-    if (page.length < REFLECTION_BATCH) return;
+    const page = await ctx.memories.page(ctx.scope, states, after, REFLECTION_BATCH, REFLECTION_PAGE_BYTES);
+    if (page.length === 0) return;
+    yield page;
     const last = page[page.length - 1]!;
     after = { createdAt: last.createdAt, id: last.id };
     await ctx.pause();
