@@ -5,11 +5,11 @@
  * encode (memories of 8,000 characters) and recall with a context block (limit 100, a 2,000-character
  * query), and to the embedded responder (a question as long as the context allows, and a memory it quotes
  * and must cut at max_tokens). Wide bodies follow, then a scope of long memories of distinct words: the
- * MCP batches that store them, the first recall, which holds the scope's newest terms in process, and writes of
- * such texts sent together (encodes and events, written a bounded batch at a time), recalls over memories of the
- * most expanding characters, and last the console's lists at their widest (bench/console-lists.ts). The server
- * runs in this process and the requests come from a worker thread, so the event-loop monitor sees only the
- * server's work.
+ * MCP batches that store them, the first recall, which holds the scope's newest terms in process, writes of
+ * such texts sent together (encodes and events, written a bounded batch at a time) and a reflection run over
+ * them; then recalls and a reflection run over memories of the most expanding characters, and last the
+ * console's lists at their widest (bench/console-lists.ts). The server runs in this process and the requests
+ * come from a worker thread, so the event-loop monitor sees only the server's work.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -206,6 +206,18 @@ export async function benchSlowInput(): Promise<SlowInputResult> {
     return { ms: histogram.max / 1e6, status };
   }
 
+  /** The longest hold while a reflection run over the scope goes from its start to its end. */
+  async function reflectionHold(scope: { orgId: string; environment: "production" }): Promise<number> {
+    histogram.reset();
+    histogram.enable();
+    await tick();
+    await server.services.reflectionRunner.start(scope, "person", "bench");
+    await server.services.reflectionRunner.idle();
+    await tick();
+    histogram.disable();
+    return histogram.max / 1e6;
+  }
+
   const rows: SlowInputRow[] = [];
   const wide: WideBodyRow[] = [];
   try {
@@ -267,6 +279,7 @@ export async function benchSlowInput(): Promise<SlowInputResult> {
     wide.push({ body: `${WRITES_AT_ONCE} encodes of such memories at once`, ...(await holdAtOnce("/v1/memory", longToken, atOnce(LONG_MEMORIES).map((text) => ({ text })), [201])) });
     const events = atOnce(LONG_MEMORIES + WRITES_AT_ONCE).map((text) => ({ type: "note.recorded", text }));
     wide.push({ body: `${WRITES_AT_ONCE} events of such texts at once`, ...(await holdAtOnce("/v1/memory/events", longToken, events, [201])) });
+    wide.push({ body: "a reflection run over such memories", status: 200, ms: await reflectionHold({ orgId: long.id, environment: "production" }) });
 
     // A scope of memories whose terms take the most characters a text's can, all matching one word.
     const expanding = await organizations.create({ name: "slow-expanding-memories" });
@@ -277,6 +290,7 @@ export async function benchSlowInput(): Promise<SlowInputResult> {
     wide.push({ body: `recall of U+FDFA, first over ${EXPANDING_MEMORIES} memories of 8,000 of it`, ...(await hold("/v1/memory/recall", expandingToken, { query: fdfa }, [200])) });
     const widest = { query: fdfa.repeat(2_000), limit: 100, includeContext: true };
     wide.push({ body: "retrieve over them, 2,000 × U+FDFA, limit 100, context", ...(await hold("/v1/memory/retrieve", expandingToken, widest, [200])) });
+    wide.push({ body: "a reflection run over them (they are all duplicates)", status: 200, ms: await reflectionHold({ orgId: expanding.id, environment: "production" }) });
 
     const { cookie, lists } = await fillConsoleLists(server, databaseFile);
     for (const { name, path } of lists) {
