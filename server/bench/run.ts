@@ -24,6 +24,7 @@ import { benchMcp } from "./mcp";
 import { benchReflection } from "./reflection";
 import { latencyFromWorker } from "./http-load";
 import { benchSlowInput, formatSlowInput } from "./slow-input";
+import { vacuumAnalyzeMemories } from "./vacuum";
 
 /** Retrieval is measured as the memory count passes each stage, to show how latency grows. */
 const MEMORY_STAGES = (process.env.BENCH_MEMORY_STAGES ?? "10000,100000").split(",").map(Number);
@@ -89,20 +90,6 @@ function rssMb(): number {
 }
 /** The SQLite file with its write-ahead log, in MB. */
 const sqliteSizeMb = (file: string) => [file, `${file}-wal`].reduce((sum, path) => sum + (existsSync(path) ? statSync(path).size : 0), 0) / MB;
-
-/**
- * What autovacuum does after a bulk load: vacuum (which also merges the GIN index's pending list) and analyse,
- * the memories and the timeline newest-first lookups walk.
- */
-async function vacuumAnalyzeMemories(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('VACUUM ANALYZE "Memory", "MemoryTimeline"');
-  } finally {
-    await client.end();
-  }
-}
 
 /** How many agents write the benchmark's memories. */
 const BENCH_AGENTS = 8;

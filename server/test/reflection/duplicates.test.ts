@@ -5,6 +5,10 @@ import { apiClient, startTestServer, type TestServer } from "@engram/test-suppor
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlannedMemory } from "../../src/domain/memory/ports";
 import { reflectionContext } from "../../src/domain/reflection/context";
+import { dialectFor } from "../../src/db/dialect";
+import type { PrismaTx } from "../../src/db/prisma";
+import { prismaReads } from "../../src/db/sql-reads";
+import { reflectionMemoryRepository } from "../../src/db/tables/reflection/reflection-memories";
 import { CHANGES_PER_TRANSACTION, REFLECTION_BATCH, REFLECTION_PAGE_BYTES } from "../../src/domain/reflection/process";
 import { duplicatesProcess } from "../../src/domain/reflection/processes/duplicates";
 import { type Entry, mergesOf } from "../../src/domain/reflection/processes/merge-plan";
@@ -58,7 +62,8 @@ describe("near-duplicate detection", () => {
   it("finds the same groups as comparing every pair", async () => {
     const next = random(7);
     const texts: string[] = [];
-    for (let i = 0; i < 400; i++) {
+    // Over 2,048 sets, so that their signatures take more than one block.
+    for (let i = 0; i < 1_600; i++) {
       const words = Array.from({ length: 8 + Math.floor(next() * 20) }, () => `w${Math.floor(next() * 500)}`);
       texts.push(words.join(" "));
       // Near copies: a word more, or one changed, or the same.
@@ -75,7 +80,8 @@ describe("near-duplicate detection", () => {
       for (const group of groups) for (const i of group) found.union(group[0]!, i);
       // Each set named by the first set of its group.
       const partition = (u: UnionFind) => sets.map((_, i) => u.find(i)).map((root, _, roots) => roots.indexOf(root));
-      expect(groups.length).toBeGreaterThan(50);
+      expect(sets.length).toBeGreaterThan(2_048);
+      expect(groups.length).toBeGreaterThan(200);
       expect(partition(found), `threshold ${threshold}`).toEqual(partition(expected));
     }
   });
@@ -297,7 +303,8 @@ describe("the duplicates process", () => {
         }),
     });
     expect(result.actions).toBe(12);
-    expect(perTransaction).toEqual([CHANGES_PER_TRANSACTION, CHANGES_PER_TRANSACTION, 2]);
+    // Twelve changes (eleven duplicates and the survivor's reinforcement), CHANGES_PER_TRANSACTION at a time.
+    expect(perTransaction).toEqual(Array.from({ length: Math.ceil(12 / CHANGES_PER_TRANSACTION) }, (_, i) => Math.min(CHANGES_PER_TRANSACTION, 12 - i * CHANGES_PER_TRANSACTION)));
     expect(await states(...ids)).toEqual([durable, ...ids.slice(1).map(() => duplicateOf(ids[0]!))]);
   });
 
@@ -357,6 +364,53 @@ describe("the duplicates process", () => {
     expect(second.map(({ text }) => text)).toEqual(["second memory"]);
     expect(await reflectionMemories.page(scope, ["durable"], second[0]!, 10, 10)).toEqual([]);
     expect(await reflectionMemories.page(scope, ["durable"], null, 10, 1_000_000)).toHaveLength(2);
+  });
+
+  /**
+   * The store's pages over a client that lets `meanwhile` change the scope once, between a page's sizes and the
+   * read of its rows: the race a person's suppression runs against a reflection run.
+   */
+  function pagesChangedMidRead(meanwhile: () => Promise<unknown>) {
+    let changed = false;
+    const memory = new Proxy(server.db.memory, {
+      get: (target, key) =>
+        key === "findMany"
+          ? async (args: Parameters<typeof target.findMany>[0]) => {
+              if (!changed) {
+                changed = true;
+                await meanwhile();
+              }
+              return target.findMany(args);
+            }
+          : Reflect.get(target, key),
+    });
+    const db = new Proxy(server.db, { get: (target, key) => (key === "memory" ? memory : Reflect.get(target, key)) });
+    return reflectionMemoryRepository(db as unknown as PrismaTx, dialectFor(server.database.provider), prismaReads(server.db as unknown as PrismaTx));
+  }
+
+  it("answers only the rows it sized when a memory leaves the page between its sizes and its read", async () => {
+    const { orgId, api, encode } = await tenant();
+    for (const text of ["memory one", "memory two", "memory three", "memory four"]) await encode({ text });
+    const scope = { orgId, environment: "production" } as const;
+    const order = (await server.services.store.reflectionMemories.page(scope, ["durable"], null, 10)).map(({ id }) => id);
+    expect(order).toHaveLength(4);
+    // Three rows sized; the first leaves before they are read, and the fourth, never sized, must not take its place.
+    const pages = pagesChangedMidRead(async () => expect((await api.memory.suppress({ params: { id: order[0]! }, body: {} })).status).toBe(200));
+    const page = await pages.page(scope, ["durable"], null, 3, 1_000_000);
+    expect(page.map(({ id }) => id)).toEqual(order.slice(1, 3));
+    expect((await pages.page(scope, ["durable"], page.at(-1)!, 3, 1_000_000)).map(({ id }) => id)).toEqual(order.slice(3));
+  });
+
+  it("sizes the page again when every row it sized left before its read", async () => {
+    const { orgId, api, encode } = await tenant();
+    for (const text of ["memory one", "memory two", "memory three"]) await encode({ text });
+    const scope = { orgId, environment: "production" } as const;
+    const order = (await server.services.store.reflectionMemories.page(scope, ["durable"], null, 10)).map(({ id }) => id);
+    const pages = pagesChangedMidRead(async () => {
+      for (const id of order.slice(0, 2)) expect((await api.memory.suppress({ params: { id }, body: {} })).status).toBe(200);
+    });
+    // Not an empty page, which would end the walk with a memory unread.
+    expect((await pages.page(scope, ["durable"], null, 2, 1_000_000)).map(({ id }) => id)).toEqual(order.slice(2));
   });
 
   it("keeps the best-supported memory: most reinforcements, then highest confidence, then the oldest", async () => {

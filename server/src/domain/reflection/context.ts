@@ -1,8 +1,8 @@
 import type { TReflectionSettings } from "@engram/contract";
 import type { Clock } from "../kernel/clock";
-import { nextTurn } from "../kernel/in-turns";
+import { backgroundPauses } from "../kernel/background-turns";
 import type { Store } from "../store";
-import type { ReflectionContext } from "./process";
+import { REFLECTION_SHARE, type ReflectionContext } from "./process";
 import type { ReflectionScope } from "./records";
 
 /** The context a process runs in, over the store. */
@@ -11,7 +11,7 @@ export function reflectionContext(store: Store, input: { scope: ReflectionScope;
     ...input,
     memories: store.reflectionMemories,
     transaction: (work) => store.transaction((tx) => work(tx.reflectionMemories)),
-    // Requests queued behind a batch run before the next one.
-    pause: nextTurn,
+    // Requests queued behind a batch run before the next one, and on a busy loop take most of its time.
+    pause: backgroundPauses(REFLECTION_SHARE),
   };
 }

@@ -4,7 +4,7 @@ import type { ReflectionChange, ReflectionMemoryRepository } from "./ports";
 import type { ReflectionScope } from "./records";
 
 /** Memories read per page. */
-export const REFLECTION_BATCH = 500;
+export const REFLECTION_BATCH = 200;
 /**
  * Bytes of text and analysed text read per page at most (a page holds one memory at least): 500 memories of
  * 8,000 × U+FDFA are 27 MB, and a page of 200 of them held the event loop for 0.4 s.
@@ -15,8 +15,10 @@ export const REFLECTION_PAGE_BYTES = 512 * 1024;
  * event loop while it runs, so a run writes in small steps and yields between them: requests wait for one
  * step, never for a page.
  */
-export const CHANGES_PER_TRANSACTION = 5;
+export const CHANGES_PER_TRANSACTION = 2;
 export const SNAPSHOTS_PER_STATEMENT = 50;
+/** The most of a busy event loop's time a run takes: requests waiting get the rest. */
+export const REFLECTION_SHARE = 0.25;
 
 /** What a process works with during one run. */
 export interface ReflectionContext {

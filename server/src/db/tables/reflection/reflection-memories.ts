@@ -5,17 +5,20 @@ import type { ReflectionChange, ReflectionMemoryRepository } from "../../../doma
 import type { ReflectionMemory, ReflectionScope } from "../../../domain/reflection/records";
 import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
-import { empty, join, sql } from "../../sql";
+import { empty, insertStatements, join, sql } from "../../sql";
 import { prismaReads, type SqlReads } from "../../sql-reads";
 import { appendHistory } from "../memory-history";
 import { type MemoryRow, recentUsesOf } from "../memories/memory-table";
 import { countUse } from "../memories/memory-uses";
+import { reflectionEventTable } from "./reflection-events";
 
 const COLUMNS = {
   id: true, agentSlug: true, subject: true, text: true, memoryKind: true, confidence: true, state: true, source: true, eventId: true,
   searchText: true, reinforcementCount: true, lastReinforcedAt: true, recentUses: true, createdAt: true, duplicateOfId: true,
   supersededBy: true, supersessionDismissedBy: true, staleSince: true, activation: true, activationAt: true,
 } as const;
+
+const PAGE_ORDER = [{ createdAt: "asc" as const }, { id: "asc" as const }];
 
 function toMemory(row: Pick<MemoryRow, keyof typeof COLUMNS>): ReflectionMemory {
   return {
@@ -41,8 +44,8 @@ const historyOf = (scope: ReflectionScope, runId: string, change: ReflectionChan
 });
 
 async function recordEvent(db: PrismaTx, scope: ReflectionScope, runId: string, change: ReflectionChange, at: Date): Promise<void> {
-  await db.reflectionEvent.create({
-    data: {
+  const [statement] = insertStatements(reflectionEventTable, [
+    {
       id: newId("rfe"),
       orgId: scope.orgId,
       environment: scope.environment,
@@ -55,7 +58,8 @@ async function recordEvent(db: PrismaTx, scope: ReflectionScope, runId: string, 
       details: change.details === undefined ? null : JSON.stringify(change.details),
       createdAt: at,
     },
-  });
+  ]);
+  await db.$executeRaw(statement!);
 }
 
 /** The ids of the leading rows whose sizes sum to at most `maxBytes`, the first row whatever its size. */
@@ -86,18 +90,26 @@ export function reflectionMemoryRepository(db: PrismaTx, dialect: Dialect, reads
         // The bound alone lets the scope's index start at the page; the OR alone would be filtered row by row.
         ...(after ? { createdAt: { gte: after.createdAt }, OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
       };
-      const orderBy = [{ createdAt: "asc" as const }, { id: "asc" as const }];
-      if (maxBytes === Infinity) return (await db.memory.findMany({ where, orderBy, take: limit, select: COLUMNS })).map(toMemory);
-      // The page's sizes first, from the rows' headers (neither backend reads a text to measure its bytes): only the
-      // rows within the bound are read whole.
-      const sizes = await reads.rows<{ id: string; size: unknown }>(sql`
-        SELECT "id", octet_length("text") + octet_length("searchText") AS "size" FROM "Memory"
-        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" IN (${join([...states])})
-          ${after ? sql`AND ("createdAt", "id") > (${after.createdAt}, ${after.id})` : empty}
-        ORDER BY "createdAt", "id" LIMIT ${limit}`);
-      const ids = withinBytes(sizes, maxBytes);
-      if (ids.length === 0) return [];
-      return (await db.memory.findMany({ where: { ...where, id: { in: ids } }, orderBy, select: COLUMNS })).map(toMemory);
+      const read = async (take: number, ids?: string[]) =>
+        (await db.memory.findMany({ where: ids ? { ...where, id: { in: ids } } : where, orderBy: PAGE_ORDER, take, select: COLUMNS })).map(toMemory);
+      if (maxBytes === Infinity) return read(limit);
+      for (;;) {
+        // The page's sizes first, from the rows' headers (neither backend reads a text to measure its bytes): only
+        // the rows within the bound are read whole.
+        const sizes = await reads.rows<{ id: string; size: unknown }>(sql`
+          SELECT "id", octet_length("text") + octet_length("searchText") AS "size" FROM "Memory"
+          WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" IN (${join([...states])})
+            ${after ? sql`AND ("createdAt", "id") > (${after.createdAt}, ${after.id})` : empty}
+          ORDER BY "createdAt", "id" LIMIT ${limit}`);
+        const ids = withinBytes(sizes, maxBytes);
+        if (ids.length === 0) return [];
+        // Read as the leading rows, the same walk: a list of ids costs the query two to three times as much.
+        const page = await read(ids.length);
+        if (page.length === ids.length && page.every((memory, i) => memory.id === ids[i])) return page;
+        // The scope changed between the two reads: the rows sized, by id, unless every one of them left too.
+        const sized = await read(ids.length, ids);
+        if (sized.length > 0) return sized;
+      }
     },
 
     async changeState(scope, runId, change, at) {

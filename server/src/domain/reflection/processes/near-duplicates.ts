@@ -156,15 +156,43 @@ export interface ClusterOptions {
   pace: Pace;
 }
 
-/** MinHash signatures, `width` values per set, one after another; empty sets keep the maximum everywhere. */
-async function signaturesOf(sets: readonly TermSet[], width: number, pace: Pace): Promise<Uint32Array> {
-  const signatures = new Uint32Array(sets.length * width).fill(0xffffffff);
+/** Sets whose signatures share one block of memory: 1 MiB at the widest signature. */
+const BLOCK_SETS = 2048;
+
+/**
+ * MinHash signatures, `width` values per set, in blocks of BLOCK_SETS sets made as signing reaches them: one array
+ * for a scope of 94,000 sets (48 MB) held the event loop for 190 ms while its pages were first written.
+ */
+class Signatures {
+  private readonly blocks: Uint32Array[] = [];
+  constructor(readonly width: number) {}
+
+  /** The block holding set `i`, made on first use with every value at the maximum (as an empty set keeps it). */
+  blockOf(i: number): Uint32Array {
+    const index = Math.floor(i / BLOCK_SETS);
+    for (let next = this.blocks.length; next <= index; next++) this.blocks.push(new Uint32Array(BLOCK_SETS * this.width).fill(0xffffffff));
+    return this.blocks[index]!;
+  }
+
+  /** Where set `i`'s values start in its block. */
+  offsetOf(i: number): number {
+    return (i % BLOCK_SETS) * this.width;
+  }
+
+  value(i: number, k: number): number {
+    return this.blocks[Math.floor(i / BLOCK_SETS)]![(i % BLOCK_SETS) * this.width + k]!;
+  }
+}
+
+async function signaturesOf(sets: readonly TermSet[], width: number, pace: Pace): Promise<Signatures> {
+  const signatures = new Signatures(width);
   for (let i = 0; i < sets.length; i++) {
-    const offset = i * width;
+    const block = signatures.blockOf(i);
+    const offset = signatures.offsetOf(i);
     for (const term of sets[i]!) {
       for (let k = 0; k < width; k++) {
         const value = mix(term ^ SEEDS[k]!);
-        if (value < signatures[offset + k]!) signatures[offset + k] = value;
+        if (value < block[offset + k]!) block[offset + k] = value;
       }
     }
     if (pace.due(Math.max(1, sets[i]!.length / TERMS_PER_UNIT))) await pace.pause();
@@ -194,8 +222,7 @@ export async function similarGroups(sets: readonly TermSet[], options: ClusterOp
     const buckets = new Map<number, number[]>();
     for (const i of present) {
       let h = band;
-      const offset = i * width + band * shape.rows;
-      for (let r = 0; r < shape.rows; r++) h = Math.imul(h ^ signatures[offset + r]!, 0x01000193);
+      for (let r = 0; r < shape.rows; r++) h = Math.imul(h ^ signatures.value(i, band * shape.rows + r), 0x01000193);
       const key = mix(h);
       const bucket = buckets.get(key);
       if (bucket) bucket.push(i);
@@ -217,7 +244,7 @@ export async function similarGroups(sets: readonly TermSet[], options: ClusterOp
       bucket.sort((a, b) => {
         for (let k = 0; k < width; k++) {
           const p = (start + k) % width;
-          const d = signatures[a * width + p]! - signatures[b * width + p]!;
+          const d = signatures.value(a, p) - signatures.value(b, p);
           if (d !== 0) return d;
         }
         return a - b;
