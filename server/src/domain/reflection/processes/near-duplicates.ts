@@ -180,7 +180,7 @@ class Signatures {
   }
 
   value(i: number, k: number): number {
-    return this.blocks[Math.floor(i / BLOCK_SETS)]![(i % BLOCK_SETS) * this.width + k]!;
+    return this.blocks[Math.floor(i / BLOCK_SETS)]![this.offsetOf(i) + k]!;
   }
 }
 
