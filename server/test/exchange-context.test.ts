@@ -78,6 +78,19 @@ describe("the memories written around an anchor", () => {
     const found = await server.services.store.memories.neighbours(scope, anchors, { ms: 30 * MINUTE, perSide: 2 });
     expect(found.map((n) => [n.anchorId, n.candidate.id]).sort()).toEqual([[a.id, b.id], [c.id, d.id]].sort());
   });
+
+  it("gives a turn between two anchors to both, as one candidate", async () => {
+    const { orgId, at } = await tenant();
+    const first = await at(0, "the question", "chat");
+    const between = await at(1, "the turn between", "chat");
+    const last = await at(2, "the answer", "chat");
+    const scope: MemoryScope = { orgId, environment: "production", agentSlug: null };
+    const found = await server.services.store.memories.neighbours(scope, [first, last].map(anchorOf), { ms: 30 * MINUTE, perSide: 1 });
+    expect(found.map((n) => [n.anchorId, n.candidate.id]).sort()).toEqual([[first.id, between.id], [last.id, between.id]].sort());
+    const [one, other] = found.map((n) => n.candidate);
+    expect(one).toBe(other);
+    expect(one!.searchTerms.counts.size).toBeGreaterThan(0);
+  });
 });
 
 describe("retrieval with the exchange around a match", () => {

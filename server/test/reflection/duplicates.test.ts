@@ -7,6 +7,7 @@ import type { PlannedMemory } from "../../src/domain/memory/ports";
 import { reflectionContext } from "../../src/domain/reflection/context";
 import { dialectFor } from "../../src/db/dialect";
 import type { PrismaTx } from "../../src/db/prisma";
+import type { Sql } from "../../src/db/sql";
 import { prismaReads } from "../../src/db/sql-reads";
 import { reflectionMemoryRepository } from "../../src/db/tables/reflection/reflection-memories";
 import { CHANGES_PER_TRANSACTION, REFLECTION_BATCH, REFLECTION_PAGE_BYTES } from "../../src/domain/reflection/process";
@@ -366,51 +367,23 @@ describe("the duplicates process", () => {
     expect(await reflectionMemories.page(scope, ["durable"], null, 10, 1_000_000)).toHaveLength(2);
   });
 
-  /**
-   * The store's pages over a client that lets `meanwhile` change the scope once, between a page's sizes and the
-   * read of its rows: the race a person's suppression runs against a reflection run.
-   */
-  function pagesChangedMidRead(meanwhile: () => Promise<unknown>) {
-    let changed = false;
-    const memory = new Proxy(server.db.memory, {
-      get: (target, key) =>
-        key === "findMany"
-          ? async (args: Parameters<typeof target.findMany>[0]) => {
-              if (!changed) {
-                changed = true;
-                await meanwhile();
-              }
-              return target.findMany(args);
-            }
-          : Reflect.get(target, key),
-    });
-    const db = new Proxy(server.db, { get: (target, key) => (key === "memory" ? memory : Reflect.get(target, key)) });
-    return reflectionMemoryRepository(db as unknown as PrismaTx, dialectFor(server.database.provider), prismaReads(server.db as unknown as PrismaTx));
-  }
-
-  it("answers only the rows it sized when a memory leaves the page between its sizes and its read", async () => {
-    const { orgId, api, encode } = await tenant();
+  it("reads a page in one statement, so that nothing can change between its sizes and its rows", async () => {
+    const { orgId, encode } = await tenant();
     for (const text of ["memory one", "memory two", "memory three", "memory four"]) await encode({ text });
     const scope = { orgId, environment: "production" } as const;
     const order = (await server.services.store.reflectionMemories.page(scope, ["durable"], null, 10)).map(({ id }) => id);
     expect(order).toHaveLength(4);
-    // Three rows sized; the first leaves before they are read, and the fourth, never sized, must not take its place.
-    const pages = pagesChangedMidRead(async () => expect((await api.memory.suppress({ params: { id: order[0]! }, body: {} })).status).toBe(200));
+    const statements: string[] = [];
+    const reads = prismaReads(server.db as unknown as PrismaTx);
+    const counted = { rows: <T,>(statement: Sql) => (statements.push(statement.text), reads.rows<T>(statement)) };
+    // The ORM's own reads would be a second statement, in a snapshot of their own.
+    const noOrm = new Proxy(server.db, { get: (target, key) => (key === "memory" ? undefined : Reflect.get(target, key)) });
+    const pages = reflectionMemoryRepository(noOrm as unknown as PrismaTx, dialectFor(server.database.provider), counted);
     const page = await pages.page(scope, ["durable"], null, 3, 1_000_000);
-    expect(page.map(({ id }) => id)).toEqual(order.slice(1, 3));
+    expect(statements).toHaveLength(1);
+    expect(page.map(({ id }) => id)).toEqual(order.slice(0, 3));
+    expect(page.every((memory) => memory.createdAt instanceof Date && memory.recentUses.length === 1 && memory.activation === null)).toBe(true);
     expect((await pages.page(scope, ["durable"], page.at(-1)!, 3, 1_000_000)).map(({ id }) => id)).toEqual(order.slice(3));
-  });
-
-  it("sizes the page again when every row it sized left before its read", async () => {
-    const { orgId, api, encode } = await tenant();
-    for (const text of ["memory one", "memory two", "memory three"]) await encode({ text });
-    const scope = { orgId, environment: "production" } as const;
-    const order = (await server.services.store.reflectionMemories.page(scope, ["durable"], null, 10)).map(({ id }) => id);
-    const pages = pagesChangedMidRead(async () => {
-      for (const id of order.slice(0, 2)) expect((await api.memory.suppress({ params: { id }, body: {} })).status).toBe(200);
-    });
-    // Not an empty page, which would end the walk with a memory unread.
-    expect((await pages.page(scope, ["durable"], null, 2, 1_000_000)).map(({ id }) => id)).toEqual(order.slice(2));
   });
 
   it("keeps the best-supported memory: most reinforcements, then highest confidence, then the oldest", async () => {

@@ -57,31 +57,25 @@ const termsKey = (id: string, searchVersion: unknown) => `${id}:${String(searchV
 
 /**
  * Packed candidate rows as the retrieval port's candidates, which are shared and never changed; the terms of those
- * not held are read by id in one statement.
+ * not held are read by id in one statement. A row packed twice (the neighbour of two anchors) is parsed once.
  */
 export async function unpackCandidates(db: SqlReads, rows: readonly PackedRow[]): Promise<SearchCandidate[]> {
   const found = new Map<string, SearchCandidate>();
-  const unparsed: Array<{ packed: string; columns: unknown[] }> = [];
+  const unparsed = new Map<string, UnparsedRow>();
   for (const { packed } of rows) {
+    if (found.has(packed) || unparsed.has(packed)) continue;
     const candidate = parsedCandidates.get(packed);
-    if (candidate) found.set(packed, candidate);
-    else if (!found.has(packed)) unparsed.push({ packed, columns: JSON.parse(packed) as unknown[] });
+    if (candidate) {
+      found.set(packed, candidate);
+      continue;
+    }
+    const columns = JSON.parse(packed) as unknown[];
+    unparsed.set(packed, { columns, key: termsKey(columns[0] as string, columns[2]) });
   }
-  if (unparsed.length > 0) {
-    const terms = new Map<string, TermCounts>();
-    const unheld = new Set<string>();
-    for (const { columns: [id, , version] } of unparsed) {
-      const held = heldTerms.get(termsKey(id as string, version));
-      if (held) terms.set(termsKey(id as string, version), held);
-      else unheld.add(id as string);
-    }
-    for (const { id, searchVersion, searchText } of unheld.size === 0 ? [] : await db.rows<TermsRow>(termsOf([...unheld]))) {
-      const counted = countTerms(searchText ? searchText.split(" ") : []);
-      heldTerms.set(termsKey(id, searchVersion), counted);
-      terms.set(termsKey(id, searchVersion), counted);
-    }
-    for (const { packed, columns } of unparsed) {
-      const counted = terms.get(termsKey(columns[0] as string, columns[2]));
+  if (unparsed.size > 0) {
+    const terms = await countedTermsOf(db, [...unparsed.values()]);
+    for (const [packed, { columns, key }] of unparsed) {
+      const counted = terms.get(key);
       // A memory re-analysed or deleted between the two reads is ranked without terms this once, and not held.
       const candidate = parsedCandidate(columns, counted ?? NO_TERMS);
       if (counted) parsedCandidates.set(packed, candidate);
@@ -89,6 +83,27 @@ export async function unpackCandidates(db: SqlReads, rows: readonly PackedRow[])
     }
   }
   return rows.map(({ packed }) => found.get(packed)!);
+}
+
+/** A packed row's columns, and the key its terms are held by. */
+type UnparsedRow = { columns: unknown[]; key: string };
+
+/** The rows' terms by terms key: those held, and the rest read by id in one statement (and held from then on). */
+async function countedTermsOf(db: SqlReads, rows: readonly UnparsedRow[]): Promise<Map<string, TermCounts>> {
+  const terms = new Map<string, TermCounts>();
+  const unheld = new Set<string>();
+  for (const { columns, key } of rows) {
+    const held = heldTerms.get(key);
+    if (held) terms.set(key, held);
+    else unheld.add(columns[0] as string);
+  }
+  if (unheld.size === 0) return terms;
+  for (const { id, searchVersion, searchText } of await db.rows<TermsRow>(termsOf([...unheld]))) {
+    const counted = countTerms(searchText ? searchText.split(" ") : []);
+    heldTerms.set(termsKey(id, searchVersion), counted);
+    terms.set(termsKey(id, searchVersion), counted);
+  }
+  return terms;
 }
 
 type TermsRow = { id: string; searchVersion: unknown; searchText: string | null };

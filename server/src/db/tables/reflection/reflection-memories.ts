@@ -1,33 +1,65 @@
-import type { TEnvironment, TMemoryKind, TMemoryState } from "@engram/contract";
+import type { TEnvironment, TMemoryState } from "@engram/contract";
 import { recordUse } from "@engram/retrieval";
 import { newId } from "../../../domain/kernel/ids";
-import type { ReflectionChange, ReflectionMemoryRepository } from "../../../domain/reflection/ports";
+import type { PagePosition, ReflectionChange, ReflectionMemoryRepository } from "../../../domain/reflection/ports";
 import type { ReflectionMemory, ReflectionScope } from "../../../domain/reflection/records";
 import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
-import { empty, insertStatements, join, sql } from "../../sql";
+import { empty, insertStatements, join, raw, type Sql, sql } from "../../sql";
 import { prismaReads, type SqlReads } from "../../sql-reads";
 import { appendHistory } from "../memory-history";
-import { type MemoryRow, recentUsesOf } from "../memories/memory-table";
+import { recentUsesOf } from "../memories/memory-table";
 import { countUse } from "../memories/memory-uses";
 import { reflectionEventTable } from "./reflection-events";
 
-const COLUMNS = {
-  id: true, agentSlug: true, subject: true, text: true, memoryKind: true, confidence: true, state: true, source: true, eventId: true,
-  searchText: true, reinforcementCount: true, lastReinforcedAt: true, recentUses: true, createdAt: true, duplicateOfId: true,
-  supersededBy: true, supersessionDismissedBy: true, staleSince: true, activation: true, activationAt: true,
-} as const;
+/** What a page reads of each memory, in ReflectionMemory's own names. */
+const PAGE_COLUMNS = [
+  "id", "agentSlug", "subject", "text", "memoryKind", "confidence", "state", "source", "eventId", "searchText", "reinforcementCount",
+  "lastReinforcedAt", "recentUses", "createdAt", "duplicateOfId", "supersededBy", "supersessionDismissedBy", "staleSince", "activation", "activationAt",
+] as const satisfies ReadonlyArray<keyof ReflectionMemory>;
 
-const PAGE_ORDER = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+type PageRow = Record<(typeof PAGE_COLUMNS)[number], unknown>;
 
-function toMemory(row: Pick<MemoryRow, keyof typeof COLUMNS>): ReflectionMemory {
+/** Drivers give a timestamp as a Date (Postgres) or as its stored ISO text (SQLite). */
+const dateOf = (value: unknown): Date | null => (value === null ? null : new Date(value as string | number | Date));
+
+/** A page's row as reflection reads it; numbers are read as numbers whatever type the driver gave them. */
+function pagedMemory(row: PageRow): ReflectionMemory {
+  const createdAt = dateOf(row.createdAt)!;
+  const lastReinforcedAt = dateOf(row.lastReinforcedAt);
   return {
-    ...row,
-    memoryKind: row.memoryKind as TMemoryKind,
-    state: row.state as TMemoryState,
-    source: row.source as ReflectionMemory["source"],
-    recentUses: recentUsesOf(row),
+    ...(row as Omit<ReflectionMemory, "confidence" | "reinforcementCount" | "lastReinforcedAt" | "recentUses" | "createdAt" | "staleSince" | "activation" | "activationAt">),
+    confidence: Number(row.confidence),
+    reinforcementCount: Number(row.reinforcementCount),
+    lastReinforcedAt,
+    recentUses: recentUsesOf({ recentUses: row.recentUses as string, createdAt, lastReinforcedAt }),
+    createdAt,
+    staleSince: dateOf(row.staleSince),
+    activation: row.activation === null ? null : Number(row.activation),
+    activationAt: dateOf(row.activationAt),
   };
+}
+
+/**
+ * One page as one statement, so nothing changes between its sizes and its rows: the leading `limit` rows after
+ * `after` are sized from their headers (neither backend reads a text to measure its bytes), and only those within
+ * `maxBytes` (the first whatever its size) are joined back for their columns.
+ */
+function pageStatement(scope: ReflectionScope, states: readonly TMemoryState[], after: PagePosition | null, limit: number, maxBytes: number): Sql {
+  const columns = raw(PAGE_COLUMNS.map((column) => `m."${column}"`).join(", "));
+  return sql`
+    SELECT ${columns} FROM (
+      SELECT "id", ROW_NUMBER() OVER (ORDER BY "createdAt", "id") AS "position",
+        SUM("size") OVER (ORDER BY "createdAt", "id" ROWS UNBOUNDED PRECEDING) AS "bytes"
+      FROM (
+        SELECT "id", "createdAt", octet_length("text") + octet_length("searchText") AS "size" FROM "Memory"
+        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" IN (${join([...states])})
+          ${after ? sql`AND ("createdAt", "id") > (${after.createdAt}, ${after.id})` : empty}
+        ORDER BY "createdAt", "id" LIMIT ${limit}
+      ) AS "leading"
+    ) AS "sized" JOIN "Memory" m ON m."id" = "sized"."id"
+    WHERE "sized"."position" = 1 OR "sized"."bytes" <= ${Math.min(maxBytes, Number.MAX_SAFE_INTEGER)}
+    ORDER BY "sized"."position"`;
 }
 
 /** Reflection's history rows: the actor is reflection itself, the reason the event's. */
@@ -62,18 +94,6 @@ async function recordEvent(db: PrismaTx, scope: ReflectionScope, runId: string, 
   await db.$executeRaw(statement!);
 }
 
-/** The ids of the leading rows whose sizes sum to at most `maxBytes`, the first row whatever its size. */
-function withinBytes(rows: ReadonlyArray<{ id: string; size: unknown }>, maxBytes: number): string[] {
-  const ids: string[] = [];
-  let bytes = 0;
-  for (const { id, size } of rows) {
-    bytes += Number(size);
-    if (ids.length > 0 && bytes > maxBytes) break;
-    ids.push(id);
-  }
-  return ids;
-}
-
 const HISTORY_ACTION_FOR_STATE: Partial<Record<TMemoryState, "suppressed" | "promoted" | "rejected">> = {
   suppressed: "suppressed",
   durable: "promoted",
@@ -84,32 +104,7 @@ export function reflectionMemoryRepository(db: PrismaTx, dialect: Dialect, reads
   const inScope = (scope: ReflectionScope) => ({ orgId: scope.orgId, environment: scope.environment as TEnvironment });
   return {
     async page(scope, states, after, limit, maxBytes = Infinity) {
-      const where = {
-        ...inScope(scope),
-        state: { in: [...states] },
-        // The bound alone lets the scope's index start at the page; the OR alone would be filtered row by row.
-        ...(after ? { createdAt: { gte: after.createdAt }, OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
-      };
-      const read = async (take: number, ids?: string[]) =>
-        (await db.memory.findMany({ where: ids ? { ...where, id: { in: ids } } : where, orderBy: PAGE_ORDER, take, select: COLUMNS })).map(toMemory);
-      if (maxBytes === Infinity) return read(limit);
-      for (;;) {
-        // The page's sizes first, from the rows' headers (neither backend reads a text to measure its bytes): only
-        // the rows within the bound are read whole.
-        const sizes = await reads.rows<{ id: string; size: unknown }>(sql`
-          SELECT "id", octet_length("text") + octet_length("searchText") AS "size" FROM "Memory"
-          WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment} AND "state" IN (${join([...states])})
-            ${after ? sql`AND ("createdAt", "id") > (${after.createdAt}, ${after.id})` : empty}
-          ORDER BY "createdAt", "id" LIMIT ${limit}`);
-        const ids = withinBytes(sizes, maxBytes);
-        if (ids.length === 0) return [];
-        // Read as the leading rows, the same walk: a list of ids costs the query two to three times as much.
-        const page = await read(ids.length);
-        if (page.length === ids.length && page.every((memory, i) => memory.id === ids[i])) return page;
-        // The scope changed between the two reads: the rows sized, by id, unless every one of them left too.
-        const sized = await read(ids.length, ids);
-        if (sized.length > 0) return sized;
-      }
+      return (await reads.rows<PageRow>(pageStatement(scope, states, after, limit, maxBytes))).map(pagedMemory);
     },
 
     async changeState(scope, runId, change, at) {
