@@ -63,9 +63,9 @@ export function unpackRows(rows: readonly PackedRow[]): unknown[][] {
   return rows.map(({ packed }) => JSON.parse(packed) as unknown[]);
 }
 
-/** A packed timestamp (either dialect's form) as a Date; null stays null. */
+/** A timestamp as read (either dialect's packed form, or a driver's Date or ISO text) as a Date; null stays null. */
 export function packedDate(value: unknown): Date | null {
-  return value === null ? null : new Date(value as string | number);
+  return value === null ? null : new Date(value as string | number | Date);
 }
 
 /** Selects each row (table alias m) as the text of one JSON array named "packed"; the SQL differs by dialect. */

@@ -5,7 +5,7 @@ import type { PagePosition, ReflectionChange, ReflectionMemoryRepository } from 
 import type { ReflectionMemory, ReflectionScope } from "../../../domain/reflection/records";
 import type { Dialect } from "../../dialect";
 import type { PrismaTx } from "../../prisma";
-import { empty, insertStatements, join, raw, type Sql, sql } from "../../sql";
+import { empty, insertStatements, join, packedDate, raw, type Sql, sql } from "../../sql";
 import { prismaReads, type SqlReads } from "../../sql-reads";
 import { appendHistory } from "../memory-history";
 import { recentUsesOf } from "../memories/memory-table";
@@ -20,13 +20,13 @@ const PAGE_COLUMNS = [
 
 type PageRow = Record<(typeof PAGE_COLUMNS)[number], unknown>;
 
-/** Drivers give a timestamp as a Date (Postgres) or as its stored ISO text (SQLite). */
-const dateOf = (value: unknown): Date | null => (value === null ? null : new Date(value as string | number | Date));
+/** The page's columns as the statement selects them (alias m). */
+const PAGE_SELECT = raw(PAGE_COLUMNS.map((column) => `m."${column}"`).join(", "));
 
 /** A page's row as reflection reads it; numbers are read as numbers whatever type the driver gave them. */
 function pagedMemory(row: PageRow): ReflectionMemory {
-  const createdAt = dateOf(row.createdAt)!;
-  const lastReinforcedAt = dateOf(row.lastReinforcedAt);
+  const createdAt = packedDate(row.createdAt)!;
+  const lastReinforcedAt = packedDate(row.lastReinforcedAt);
   return {
     ...(row as Omit<ReflectionMemory, "confidence" | "reinforcementCount" | "lastReinforcedAt" | "recentUses" | "createdAt" | "staleSince" | "activation" | "activationAt">),
     confidence: Number(row.confidence),
@@ -34,9 +34,9 @@ function pagedMemory(row: PageRow): ReflectionMemory {
     lastReinforcedAt,
     recentUses: recentUsesOf({ recentUses: row.recentUses as string, createdAt, lastReinforcedAt }),
     createdAt,
-    staleSince: dateOf(row.staleSince),
+    staleSince: packedDate(row.staleSince),
     activation: row.activation === null ? null : Number(row.activation),
-    activationAt: dateOf(row.activationAt),
+    activationAt: packedDate(row.activationAt),
   };
 }
 
@@ -46,9 +46,8 @@ function pagedMemory(row: PageRow): ReflectionMemory {
  * `maxBytes` (the first whatever its size) are joined back for their columns.
  */
 function pageStatement(scope: ReflectionScope, states: readonly TMemoryState[], after: PagePosition | null, limit: number, maxBytes: number): Sql {
-  const columns = raw(PAGE_COLUMNS.map((column) => `m."${column}"`).join(", "));
   return sql`
-    SELECT ${columns} FROM (
+    SELECT ${PAGE_SELECT} FROM (
       SELECT "id", ROW_NUMBER() OVER (ORDER BY "createdAt", "id") AS "position",
         SUM("size") OVER (ORDER BY "createdAt", "id" ROWS UNBOUNDED PRECEDING) AS "bytes"
       FROM (
