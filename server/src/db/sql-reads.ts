@@ -19,7 +19,7 @@ export const prismaReads = (db: PrismaTx): SqlReads => ({ rows: (statement) => d
 
 /** Postgres timestamps are stored in UTC without a zone (as Prisma writes and reads them). */
 const TIMESTAMP_WITHOUT_ZONE = 1114;
-const utcTypes = {
+export const utcTypes = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === TIMESTAMP_WITHOUT_ZONE ? (value: string) => new Date(`${value.replace(" ", "T")}Z`) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };

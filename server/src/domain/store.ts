@@ -39,6 +39,8 @@ export interface Store extends Repositories {
   readonly provider: "sqlite" | "postgres";
   /** Runs `work` in one database transaction; everything it writes commits or rolls back together. */
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Runs reflection's changes in one transaction, on the driver (Prisma's compiler would cost most of their time). */
+  reflectionTransaction<T>(work: (memories: ReflectionMemoryRepository) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -8,7 +8,7 @@ import { reflectionContext } from "../../src/domain/reflection/context";
 import { dialectFor } from "../../src/db/dialect";
 import type { PrismaTx } from "../../src/db/prisma";
 import type { Sql } from "../../src/db/sql";
-import { prismaReads } from "../../src/db/sql-reads";
+import { prismaSession } from "../../src/db/sql-session";
 import { reflectionMemoryRepository } from "../../src/db/tables/reflection/reflection-memories";
 import { CHANGES_PER_TRANSACTION, REFLECTION_BATCH, REFLECTION_PAGE_BYTES } from "../../src/domain/reflection/process";
 import { duplicatesProcess } from "../../src/domain/reflection/processes/duplicates";
@@ -374,11 +374,9 @@ describe("the duplicates process", () => {
     const order = (await server.services.store.reflectionMemories.page(scope, ["durable"], null, 10)).map(({ id }) => id);
     expect(order).toHaveLength(4);
     const statements: string[] = [];
-    const reads = prismaReads(server.db as unknown as PrismaTx);
-    const counted = { rows: <T,>(statement: Sql) => (statements.push(statement.text), reads.rows<T>(statement)) };
-    // The ORM's own reads would be a second statement, in a snapshot of their own.
-    const noOrm = new Proxy(server.db, { get: (target, key) => (key === "memory" ? undefined : Reflect.get(target, key)) });
-    const pages = reflectionMemoryRepository(noOrm as unknown as PrismaTx, dialectFor(server.database.provider), counted);
+    const session = prismaSession(server.db as unknown as PrismaTx);
+    const counted = { ...session, rows: <T,>(statement: Sql) => (statements.push(statement.text), session.rows<T>(statement)) };
+    const pages = reflectionMemoryRepository(counted, dialectFor(server.database.provider), counted);
     const page = await pages.page(scope, ["durable"], null, 3, 1_000_000);
     expect(statements).toHaveLength(1);
     expect(page.map(({ id }) => id)).toEqual(order.slice(0, 3));

@@ -4,10 +4,10 @@ import { Prisma } from "../../src/db/generated/sqlite/client.ts";
 import { countTurns } from "../event-loop-turns";
 
 /**
- * The metrics scan the whole environment. On SQLite the driver answers on the thread that asks, so a scan on the
- * server's own connection held the event loop for as long as it ran: the scans run in a thread of their own, and
- * the loop keeps turning meanwhile. The same holds on Postgres, whose
- * server scans.
+ * The metrics scan the whole environment, and reflection reads it in pages. On SQLite the driver answers on the
+ * thread that asks, so a scan or a page on the server's own connection held the event loop for as long as it
+ * ran: both run in a thread of their own, and the loop keeps turning meanwhile. The same holds on Postgres,
+ * whose server scans.
  */
 
 const COPIES = 40_000;
@@ -15,9 +15,10 @@ const MEMORY_COLUMNS = Object.keys(Prisma.MemoryScalarFieldEnum);
 
 let server: TestServer;
 let owner: SessionClient;
+let orgId: string;
 beforeAll(async () => {
   server = await startTestServer({ rateLimits: "off" });
-  const orgId = await server.newOrg({ plan: "spark" });
+  orgId = await server.newOrg({ plan: "spark" });
   const token = await server.newToken(orgId);
   const res = await rawRequest(server.url, "/v1/memory", { token, body: JSON.stringify({ text: "The payments service deploys on Tuesdays.", memoryKind: "fact" }) });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -52,5 +53,18 @@ describe("metrics over a large environment", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(counted, path).toBeGreaterThan(100);
     }
+  });
+});
+
+describe("reflection's pages over a large environment", () => {
+  it("are read while the event loop keeps turning", async () => {
+    const scope = { orgId, environment: "production" } as const;
+    const turns = countTurns();
+    const page = await server.services.store.reflectionMemories.page(scope, ["durable"], null, COPIES + 1);
+    const counted = turns.stop();
+    expect(page).toHaveLength(COPIES + 1);
+    expect(new Set(page.map(({ id }) => id)).size).toBe(COPIES + 1);
+    // Read on the loop, a page gave it no turn until its rows were all read.
+    expect(counted).toBeGreaterThan(200);
   });
 });

@@ -82,13 +82,13 @@ beforeAll(async () => {
   const scope: ReflectionScope = { orgId, environment: "production" };
   const runId = "rfr_metrics";
   const now = new Date(END);
-  const reflection = (work: Parameters<typeof server.services.store.transaction>[0]) => server.services.store.transaction(work);
-  await reflection((tx) =>
-    tx.reflectionMemories.changeState(scope, runId, { memoryId: ids.m7!, process: "duplicates", action: "suppressed_duplicate", reason: "duplicate", relatedId: ids.m6, from: "durable", to: "suppressed", links: { duplicateOfId: ids.m6 } }, now),
+  const reflection = (work: Parameters<typeof server.services.store.reflectionTransaction>[0]) => server.services.store.reflectionTransaction(work);
+  await reflection((memories) =>
+    memories.changeState(scope, runId, { memoryId: ids.m7!, process: "duplicates", action: "suppressed_duplicate", reason: "duplicate", relatedId: ids.m6, from: "durable", to: "suppressed", links: { duplicateOfId: ids.m6 } }, now),
   );
-  await reflection((tx) => tx.reflectionMemories.flag(scope, runId, { memoryId: ids.m3!, process: "staleness", action: "flagged_stale", reason: "unused", state: "durable", set: { staleSince: now } }, now));
-  await reflection((tx) =>
-    tx.reflectionMemories.flag(scope, runId, { memoryId: ids.m2!, process: "contradictions", action: "superseded", reason: "replaced", relatedId: ids.m1, state: "durable", set: { supersededBy: ids.m1 } }, now),
+  await reflection((memories) => memories.flag(scope, runId, { memoryId: ids.m3!, process: "staleness", action: "flagged_stale", reason: "unused", state: "durable", set: { staleSince: now } }, now));
+  await reflection((memories) =>
+    memories.flag(scope, runId, { memoryId: ids.m2!, process: "contradictions", action: "superseded", reason: "replaced", relatedId: ids.m1, state: "durable", set: { supersededBy: ids.m1 } }, now),
   );
   // Activation snapshots (as the activation process stores them): one past each end of the histogram, one on a
   // suppressed memory (left out).

@@ -10,7 +10,7 @@ export function reflectionContext(store: Store, input: { scope: ReflectionScope;
   return {
     ...input,
     memories: store.reflectionMemories,
-    transaction: (work) => store.transaction((tx) => work(tx.reflectionMemories)),
+    transaction: (work) => store.reflectionTransaction(work),
     // Requests queued behind a batch run before the next one, and on a busy loop take most of its time.
     pause: backgroundPauses(REFLECTION_SHARE),
   };

@@ -1,15 +1,14 @@
-import type { TEnvironment, TMemoryState } from "@engram/contract";
+import type { TMemoryState } from "@engram/contract";
 import { recordUse } from "@engram/retrieval";
 import { newId } from "../../../domain/kernel/ids";
 import type { PagePosition, ReflectionChange, ReflectionMemoryRepository } from "../../../domain/reflection/ports";
 import type { ReflectionMemory, ReflectionScope } from "../../../domain/reflection/records";
 import type { Dialect } from "../../dialect";
-import type { PrismaTx } from "../../prisma";
 import { empty, insertStatements, join, packedDate, raw, type Sql, sql } from "../../sql";
-import { prismaReads, type SqlReads } from "../../sql-reads";
-import { appendHistory } from "../memory-history";
+import type { SqlReads } from "../../sql-reads";
+import type { SqlSession } from "../../sql-session";
+import { historyRows, memoryHistoryTable } from "../memory-history";
 import { recentUsesOf } from "../memories/memory-table";
-import { countUse } from "../memories/memory-uses";
 import { reflectionEventTable } from "./reflection-events";
 
 /** What a page reads of each memory, in ReflectionMemory's own names. */
@@ -74,7 +73,8 @@ const historyOf = (scope: ReflectionScope, runId: string, change: ReflectionChan
   createdAt: at,
 });
 
-async function recordEvent(db: PrismaTx, scope: ReflectionScope, runId: string, change: ReflectionChange, at: Date): Promise<void> {
+/** The reflection event that explains a change, as one insert. */
+function eventStatement(scope: ReflectionScope, runId: string, change: ReflectionChange, at: Date): Sql {
   const [statement] = insertStatements(reflectionEventTable, [
     {
       id: newId("rfe"),
@@ -90,7 +90,13 @@ async function recordEvent(db: PrismaTx, scope: ReflectionScope, runId: string, 
       createdAt: at,
     },
   ]);
-  await db.$executeRaw(statement!);
+  return statement!;
+}
+
+/** Column assignments for an UPDATE, of the values given (undefined ones are left as they are). */
+function assignments(values: Record<string, unknown>): Sql {
+  const given = Object.entries(values).filter(([, value]) => value !== undefined);
+  return join(given.map(([column, value]) => sql`${raw(`"${column}"`)} = ${value}`));
 }
 
 const HISTORY_ACTION_FOR_STATE: Partial<Record<TMemoryState, "suppressed" | "promoted" | "rejected">> = {
@@ -99,26 +105,27 @@ const HISTORY_ACTION_FOR_STATE: Partial<Record<TMemoryState, "suppressed" | "pro
   tombstoned: "rejected",
 };
 
-export function reflectionMemoryRepository(db: PrismaTx, dialect: Dialect, reads: SqlReads = prismaReads(db)): ReflectionMemoryRepository {
-  const inScope = (scope: ReflectionScope) => ({ orgId: scope.orgId, environment: scope.environment as TEnvironment });
+/**
+ * Reflection's reads and changes on `session` (the driver's, or Prisma's inside its transaction), one statement
+ * each; its pages on `pages` (on SQLite a thread of their own, docs/reflection.md).
+ */
+export function reflectionMemoryRepository(session: SqlSession, dialect: Dialect, pages: SqlReads = session): ReflectionMemoryRepository {
+  const inScope = (scope: ReflectionScope, id: string) => sql`"id" = ${id} AND "orgId" = ${scope.orgId} AND "environment" = ${scope.environment}`;
+  /** The history row and the event of a change that applied. */
+  async function explain(scope: ReflectionScope, runId: string, change: ReflectionChange, history: ReturnType<typeof historyOf>, at: Date): Promise<void> {
+    for (const statement of insertStatements(memoryHistoryTable, historyRows([history]))) await session.changes(statement);
+    await session.changes(eventStatement(scope, runId, change, at));
+  }
   return {
     async page(scope, states, after, limit, maxBytes = Infinity) {
-      return (await reads.rows<PageRow>(pageStatement(scope, states, after, limit, maxBytes))).map(pagedMemory);
+      return (await pages.rows<PageRow>(pageStatement(scope, states, after, limit, maxBytes))).map(pagedMemory);
     },
 
     async changeState(scope, runId, change, at) {
-      const { count } = await db.memory.updateMany({
-        where: { id: change.memoryId, ...inScope(scope), state: change.from },
-        data: {
-          state: change.to,
-          updatedAt: at,
-          ...(change.links?.duplicateOfId === undefined ? {} : { duplicateOfId: change.links.duplicateOfId }),
-          ...(change.links?.supersededBy === undefined ? {} : { supersededBy: change.links.supersededBy }),
-        },
-      });
-      if (count === 0) return false;
-      await appendHistory(db, historyOf(scope, runId, change, change.from, change.to, HISTORY_ACTION_FOR_STATE[change.to] ?? "flagged", at));
-      await recordEvent(db, scope, runId, change, at);
+      const set = assignments({ state: change.to, updatedAt: at, duplicateOfId: change.links?.duplicateOfId, supersededBy: change.links?.supersededBy });
+      const changed = await session.changes(sql`UPDATE "Memory" SET ${set} WHERE ${inScope(scope, change.memoryId)} AND "state" = ${change.from}`);
+      if (changed === 0) return false;
+      await explain(scope, runId, change, historyOf(scope, runId, change, change.from, change.to, HISTORY_ACTION_FOR_STATE[change.to] ?? "flagged", at), at);
       return true;
     },
 
@@ -127,27 +134,31 @@ export function reflectionMemoryRepository(db: PrismaTx, dialect: Dialect, reads
       if (dialect.provider !== "postgres" || memoryIds.length === 0) return;
       // The rows are locked as the sort returns them, as an update of theirs would lock them: foreign-key checks
       // (a vector saved for one of them) still pass, as they pass an update.
-      await db.$queryRaw`
+      await session.rows(sql`
         SELECT "id" FROM "Memory" WHERE "id" IN (${join([...new Set(memoryIds)])}) AND "orgId" = ${scope.orgId} AND "environment" = ${scope.environment}
-        ORDER BY "id" FOR NO KEY UPDATE`;
+        ORDER BY "id" FOR NO KEY UPDATE`);
     },
 
     async reinforce(scope, runId, change, at) {
-      const counted = await countUse(db, { id: change.memoryId, ...inScope(scope), state: "durable" }, at, (uses) => recordUse(uses, at));
-      if (!counted) return false;
-      await appendHistory(db, historyOf(scope, runId, change, "durable", "durable", "reinforced", at));
-      await recordEvent(db, scope, runId, change, at);
+      // The first update takes the row (on Postgres its lock) and answers what the second needs, as the API's
+      // reinforcement does.
+      const [touched] = await session.rows<{ recentUses: string; createdAt: unknown; lastReinforcedAt: unknown }>(sql`
+        UPDATE "Memory" SET "updatedAt" = ${at} WHERE ${inScope(scope, change.memoryId)} AND "state" = 'durable'
+        RETURNING "recentUses", "createdAt", "lastReinforcedAt"`);
+      if (!touched) return false;
+      const uses = recentUsesOf({ recentUses: touched.recentUses, createdAt: packedDate(touched.createdAt)!, lastReinforcedAt: packedDate(touched.lastReinforcedAt) });
+      await session.changes(sql`
+        UPDATE "Memory" SET "reinforcementCount" = "reinforcementCount" + 1, "lastReinforcedAt" = ${at}, "recentUses" = ${JSON.stringify(recordUse(uses, at))}
+        WHERE "id" = ${change.memoryId}`);
+      await explain(scope, runId, change, historyOf(scope, runId, change, "durable", "durable", "reinforced", at), at);
       return true;
     },
 
     async flag(scope, runId, change, at) {
-      const { count } = await db.memory.updateMany({
-        where: { id: change.memoryId, ...inScope(scope), state: change.state },
-        data: { ...change.set, updatedAt: at },
-      });
-      if (count === 0) return false;
-      await appendHistory(db, historyOf(scope, runId, change, change.state, change.state, "flagged", at));
-      await recordEvent(db, scope, runId, change, at);
+      const set = assignments({ ...change.set, updatedAt: at });
+      const changed = await session.changes(sql`UPDATE "Memory" SET ${set} WHERE ${inScope(scope, change.memoryId)} AND "state" = ${change.state}`);
+      if (changed === 0) return false;
+      await explain(scope, runId, change, historyOf(scope, runId, change, change.state, change.state, "flagged", at), at);
       return true;
     },
 
@@ -157,20 +168,24 @@ export function reflectionMemoryRepository(db: PrismaTx, dialect: Dialect, reads
       // parameters, which Postgres would otherwise take for text. The scope is checked in an expression no
       // index serves, so SQLite finds the rows by their keys instead of scanning the scope's index.
       const cases = join(values.map(({ id, activation }) => sql`WHEN ${id} THEN CAST(${activation} AS DOUBLE PRECISION)`), " ");
-      return db.$executeRaw`
+      return session.changes(sql`
         UPDATE "Memory" SET "activation" = CASE "id" ${cases} END, "activationAt" = ${at}
-        WHERE "id" IN (${join(values.map((v) => v.id))}) AND "orgId" || '' = ${scope.orgId} AND "environment" = ${scope.environment}`;
+        WHERE "id" IN (${join(values.map((v) => v.id))}) AND "orgId" || '' = ${scope.orgId} AND "environment" = ${scope.environment}`);
     },
 
     async workflowStates(scope) {
-      const rows = await db.workflowState.findMany({ where: inScope(scope), select: { workflow: true, subject: true, state: true, lastEventId: true, updatedAt: true } });
-      return rows;
+      const rows = await session.rows<{ workflow: string; subject: string; state: string; lastEventId: string; updatedAt: unknown }>(sql`
+        SELECT "workflow", "subject", "state", "lastEventId", "updatedAt" FROM "WorkflowState"
+        WHERE "orgId" = ${scope.orgId} AND "environment" = ${scope.environment}`);
+      return rows.map((row) => ({ ...row, updatedAt: packedDate(row.updatedAt)! }));
     },
 
     async eventOccurrences(scope, eventIds) {
       const counts = new Map<string, number>();
       if (eventIds.length === 0) return counts;
-      const events = await db.businessEvent.findMany({ where: { ...inScope(scope), id: { in: [...eventIds] } }, select: { id: true, type: true, subject: true } });
+      const inEnvironment = sql`"orgId" = ${scope.orgId} AND "environment" = ${scope.environment}`;
+      const events = await session.rows<{ id: string; type: string; subject: string | null }>(sql`
+        SELECT "id", "type", "subject" FROM "BusinessEvent" WHERE ${inEnvironment} AND "id" IN (${join([...new Set(eventIds)])})`);
       // One grouped count for the batch. Events without a subject are about nothing in particular: each counts once.
       const about = events.filter((event) => event.subject !== null);
       const types = [...new Set(about.map((event) => event.type))];
@@ -178,8 +193,11 @@ export function reflectionMemoryRepository(db: PrismaTx, dialect: Dialect, reads
       const groups =
         about.length === 0
           ? []
-          : await db.businessEvent.groupBy({ by: ["type", "subject"], where: { ...inScope(scope), type: { in: types }, subject: { in: subjects } }, _count: { _all: true } });
-      const counted = new Map(groups.map((group) => [JSON.stringify([group.type, group.subject]), group._count._all]));
+          : await session.rows<{ type: string; subject: string; occurrences: unknown }>(sql`
+              SELECT "type", "subject", COUNT(*) AS "occurrences" FROM "BusinessEvent"
+              WHERE ${inEnvironment} AND "type" IN (${join(types)}) AND "subject" IN (${join(subjects)})
+              GROUP BY "type", "subject"`);
+      const counted = new Map(groups.map((group) => [JSON.stringify([group.type, group.subject]), Number(group.occurrences)]));
       for (const event of events) counts.set(event.id, counted.get(JSON.stringify([event.type, event.subject])) ?? 1);
       return counts;
     },
