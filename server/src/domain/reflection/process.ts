@@ -3,7 +3,7 @@ import type { Clock } from "../kernel/clock";
 import type { ReflectionChange, ReflectionMemoryRepository } from "./ports";
 import type { ReflectionScope } from "./records";
 
-/** Memories read per page: on SQLite, among 100,000, a page of 200 holds the event loop 3.5-5 ms. */
+/** Memories read per page: on SQLite, among 100,000, a page of 200 takes 3.5-5 ms (in the store's read thread). */
 export const REFLECTION_BATCH = 200;
 /**
  * Bytes of text and analysed text read per page at most (a page holds one memory at least): 200 memories of
@@ -13,8 +13,7 @@ export const REFLECTION_PAGE_BYTES = 512 * 1024;
 /**
  * Changes committed per transaction, and activation snapshots per statement. On SQLite a statement holds the
  * event loop while it runs, so a run writes in small steps and yields between them: requests wait for one
- * step, never for a page. A transaction of two changes holds the loop 3-6 ms; of one, 1.5-2 ms (a merge's 4.4)
- * for the same time in all, but retrieve p95 during a run was no better for it (docs/reflection.md).
+ * step, never for a page. On the driver a transaction of two changes holds the loop 0.4 ms p50 (docs/reflection.md).
  */
 export const CHANGES_PER_TRANSACTION = 2;
 export const SNAPSHOTS_PER_STATEMENT = 50;
