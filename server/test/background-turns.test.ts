@@ -23,7 +23,7 @@ describe("background pauses", () => {
 
   it("go on at once when nothing else used the turn, and otherwise wait until the step is a quarter of the time", async () => {
     const { timing, waits, work } = scripted([0.2, 4, 0.5]);
-    const pause = backgroundPauses(0.25, timing);
+    const pause = backgroundPauses(0.25, { timing });
     work(10);
     await pause(); // the loop was idle
     work(10);
@@ -33,9 +33,21 @@ describe("background pauses", () => {
     expect(waits).toEqual([26]);
   });
 
+  it("count a step's waits off the loop (for the database) as others' time, not the step's work", async () => {
+    const { timing, waits, work } = scripted([4, 4]);
+    const database = { waited: 0, time: <T,>(waiting: Promise<T>) => waiting };
+    const pause = backgroundPauses(0.25, { timing, waits: database });
+    work(10);
+    database.waited += 8;
+    await pause(); // the step held the loop 2 ms of its 10: a quarter of 8, of which others ran 4
+    work(10);
+    await pause(); // no waits this time: 10 ms are a quarter of 40
+    expect(waits).toEqual([2, 26]);
+  });
+
   it("never wait longer than a quarter of a second, however long the step", async () => {
     const { timing, waits, work } = scripted([5]);
-    const pause = backgroundPauses(0.25, timing);
+    const pause = backgroundPauses(0.25, { timing });
     work(400);
     await pause();
     expect(waits).toEqual([250]);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
+import type { WaitMeter } from "../domain/kernel/wait-meter";
 import type { PrismaTx } from "./prisma";
 import type { Sql } from "./sql";
 import { MAX_PREPARED, type SqliteConnection, sqliteValue } from "./sqlite-connection";
@@ -13,6 +14,9 @@ import { MAX_PREPARED, type SqliteConnection, sqliteValue } from "./sqlite-conne
 export interface SqlReads {
   rows<T>(statement: Sql): Promise<T[]>;
 }
+
+/** The same reads, each one's time until it answers counted on `waits`. */
+export const timedReads = (reads: SqlReads, waits: WaitMeter): SqlReads => ({ rows: (statement) => waits.time(reads.rows(statement)) });
 
 /** Reads through Prisma: inside a transaction, whose reads must see its own writes. */
 export const prismaReads = (db: PrismaTx): SqlReads => ({ rows: (statement) => db.$queryRaw(statement) });

@@ -1,7 +1,7 @@
 import type pg from "pg";
-import type { PrismaTx } from "./prisma";
+import type { WaitMeter } from "../domain/kernel/wait-meter";
 import type { Sql } from "./sql";
-import { postgresValue, prismaReads, type SqlReads, statementNames, utcTypes } from "./sql-reads";
+import { postgresValue, type SqlReads, statementNames, utcTypes } from "./sql-reads";
 import { type SqliteConnection, sqliteValue } from "./sqlite-connection";
 
 /**
@@ -17,11 +17,20 @@ export interface SqlSession extends SqlReads {
 /** Runs `work` in one transaction on the session's connection: all of its statements commit, or none. */
 export type SessionTransaction = <T>(work: (session: SqlSession) => Promise<T>) => Promise<T>;
 
-/** Through Prisma, inside its transaction (whose reads must see its own writes). */
-export const prismaSession = (db: PrismaTx): SqlSession => ({ ...prismaReads(db), changes: (statement) => db.$executeRaw(statement) });
+/** A session and transactions on its connections. */
+export interface Sessions {
+  session: SqlSession;
+  transaction: SessionTransaction;
+}
 
-function postgresSession(client: pg.Pool | pg.PoolClient, nameOf: (text: string) => string | undefined): SqlSession {
-  const query = (statement: Sql) => client.query({ name: nameOf(statement.text), text: statement.text, values: statement.values.map(postgresValue), types: utcTypes });
+/** Sessions whose waits off the event loop, when `waits` is given, are timed on it. */
+export type SessionsFor = (waits?: WaitMeter) => Sessions;
+
+type Timed = <T>(waiting: Promise<T>) => Promise<T>;
+const timedOn = (waits: WaitMeter | undefined): Timed => (waits ? (waiting) => waits.time(waiting) : (waiting) => waiting);
+
+function postgresSession(client: pg.Pool | pg.PoolClient, nameOf: (text: string) => string | undefined, timed: Timed): SqlSession {
+  const query = (statement: Sql) => timed(client.query({ name: nameOf(statement.text), text: statement.text, values: statement.values.map(postgresValue), types: utcTypes }));
   return {
     rows: async <T>(statement: Sql) => (await query(statement)).rows as T[],
     changes: async (statement) => (await query(statement)).rowCount ?? 0,
@@ -30,25 +39,28 @@ function postgresSession(client: pg.Pool | pg.PoolClient, nameOf: (text: string)
 
 /**
  * Statements on the pool, each its own transaction, and transactions on one of its connections. A connection
- * whose transaction failed is discarded rather than reused, as the batch writes do.
+ * whose transaction failed is discarded rather than reused, as the batch writes do. Every round trip is a wait.
  */
-export function postgresSessions(pool: pg.Pool): { session: SqlSession; transaction: SessionTransaction } {
+export function postgresSessions(pool: pg.Pool): SessionsFor {
   const nameOf = statementNames();
-  return {
-    session: postgresSession(pool, nameOf),
-    async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        const result = await work(postgresSession(client, nameOf));
-        await client.query("COMMIT");
-        client.release();
-        return result;
-      } catch (error) {
-        client.release(true);
-        throw error;
-      }
-    },
+  return (waits) => {
+    const timed = timedOn(waits);
+    return {
+      session: postgresSession(pool, nameOf, timed),
+      async transaction(work) {
+        const client = await timed(pool.connect());
+        try {
+          await timed(client.query("BEGIN"));
+          const result = await work(postgresSession(client, nameOf, timed));
+          await timed(client.query("COMMIT"));
+          client.release();
+          return result;
+        } catch (error) {
+          client.release(true);
+          throw error;
+        }
+      },
+    };
   };
 }
 
@@ -56,12 +68,13 @@ export function postgresSessions(pool: pg.Pool): { session: SqlSession; transact
  * Statements and transactions on a SQLite connection of their own, its statements prepared once. The driver
  * answers synchronously, but a transaction's work is asynchronous: the connection's users take turns, so that
  * no statement ever runs inside another's transaction. A transaction takes the write lock as it begins
- * (IMMEDIATE), so it either runs whole or fails at once as busy, for the store to run again.
+ * (IMMEDIATE), so it either runs whole or fails at once as busy, for the store to run again. Its statements hold
+ * the event loop: only the wait for a turn is a wait.
  */
-export function sqliteSessions(connection: SqliteConnection): { session: SqlSession; transaction: SessionTransaction } {
+export function sqliteSessions(connection: SqliteConnection): SessionsFor {
   let last: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(use: () => Promise<T>): Promise<T> => {
-    const turn = last.then(use, use);
+  const inTurn = <T>(timed: Timed, use: () => Promise<T>): Promise<T> => {
+    const turn = timed(last).then(use);
     last = turn.catch(() => undefined);
     return turn;
   };
@@ -70,22 +83,25 @@ export function sqliteSessions(connection: SqliteConnection): { session: SqlSess
     rows: async <T>(statement: Sql) => connection.statement(statement.sql).all(...values(statement)) as T[],
     changes: async (statement) => connection.statement(statement.sql).run(...values(statement)).changes,
   };
-  return {
-    session: {
-      rows: (statement) => inTurn(() => direct.rows(statement)),
-      changes: (statement) => inTurn(() => direct.changes(statement)),
-    },
-    transaction: (work) =>
-      inTurn(async () => {
-        connection.db.exec("BEGIN IMMEDIATE");
-        try {
-          const result = await work(direct);
-          connection.db.exec("COMMIT");
-          return result;
-        } catch (error) {
-          if (connection.db.inTransaction) connection.db.exec("ROLLBACK");
-          throw error;
-        }
-      }),
+  return (waits) => {
+    const timed = timedOn(waits);
+    return {
+      session: {
+        rows: (statement) => inTurn(timed, () => direct.rows(statement)),
+        changes: (statement) => inTurn(timed, () => direct.changes(statement)),
+      },
+      transaction: (work) =>
+        inTurn(timed, async () => {
+          connection.db.exec("BEGIN IMMEDIATE");
+          try {
+            const result = await work(direct);
+            connection.db.exec("COMMIT");
+            return result;
+          } catch (error) {
+            if (connection.db.inTransaction) connection.db.exec("ROLLBACK");
+            throw error;
+          }
+        }),
+    };
   };
 }

@@ -4,11 +4,11 @@ import { asAppFailure, retryWhileBusy } from "./failures";
 import { migrate } from "./migrations";
 import { reindexSearchText } from "./reindex";
 import { connectPrisma, postgresPool, postgresWritePool, type PrismaTx } from "./prisma";
-import { postgresReads, prismaReads, type SqlReads, sqliteReads } from "./sql-reads";
+import { postgresReads, prismaReads, type SqlReads, sqliteReads, timedReads } from "./sql-reads";
 import { arrangeCheckpoints, type CheckpointMode } from "./sqlite-checkpoints";
 import { openSqliteConnection } from "./sqlite-connection";
 import { sqliteReadThread } from "./sqlite-read-thread";
-import { postgresSessions, prismaSession, type SqlSession, sqliteSessions } from "./sql-session";
+import { postgresSessions, sqliteSessions } from "./sql-session";
 import { writeBatchOver } from "./batch-writes";
 import { type Dialect, dialectFor } from "./dialect";
 import { tokenRepository } from "./tables/access-tokens";
@@ -34,10 +34,10 @@ import { workflowRepository } from "./tables/workflow-states";
 import { postgresTransaction, sqliteTransaction, writeUnitOfWork } from "./write-batch";
 
 /**
- * `reads`, when given, serves retrieval's hot reads on the driver, `scans` the reads of whole environments and
- * reflection's pages, and `reflection` reflection's changes; inside a transaction all go through it.
+ * `reads`, when given, serves retrieval's hot reads on the driver, and `scans` the reads of whole environments;
+ * inside a transaction all go through it.
  */
-function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads, scans?: SqlReads, reflection: SqlSession = prismaSession(db)): Repositories {
+function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads, scans?: SqlReads): Repositories {
   return {
     organizations: organizationRepository(db),
     tokens: tokenRepository(db),
@@ -53,7 +53,6 @@ function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads, scan
     sessions: sessionRepository(db, dialect),
     loginThrottle: loginThrottleRepository(db, dialect),
     assistants: assistantRepository(db),
-    reflectionMemories: reflectionMemoryRepository(reflection, dialect, scans ?? reads ?? reflection),
     reflectionRuns: reflectionRunRepository(db),
     reflectionEvents: reflectionEventRepository(db),
     reflectionSettings: reflectionSettingsRepository(db),
@@ -63,16 +62,20 @@ function repositoriesOver(db: PrismaTx, dialect: Dialect, reads?: SqlReads, scan
 }
 
 /** The same repositories, each call run again while the database is busy, then answered as a 503 (failures.ts). */
-function guarded(repositories: Repositories, retry: <T>(attempt: () => Promise<T>) => Promise<T>): Repositories {
-  // Methods are guarded; a repository's plain properties (what its backend prefers) pass as they are.
-  const guard = <T extends object>(repository: T): T =>
-    Object.fromEntries(
-      Object.entries(repository).map(([name, member]) => [
-        name,
-        typeof member === "function" ? (...args: unknown[]) => retry(() => (member as (...args: unknown[]) => Promise<unknown>)(...args)) : member,
-      ]),
-    ) as T;
-  return Object.fromEntries(Object.entries(repositories).map(([name, repository]) => [name, guard(repository)])) as unknown as Repositories;
+function guarded(repositories: Repositories, retry: Retry): Repositories {
+  return Object.fromEntries(Object.entries(repositories).map(([name, repository]) => [name, guard(repository, retry)])) as unknown as Repositories;
+}
+
+type Retry = <T>(attempt: () => Promise<T>) => Promise<T>;
+
+/** A repository's methods, guarded; its plain properties (what its backend prefers) pass as they are. */
+function guard<T extends object>(repository: T, retry: Retry): T {
+  return Object.fromEntries(
+    Object.entries(repository).map(([name, member]) => [
+      name,
+      typeof member === "function" ? (...args: unknown[]) => retry(() => (member as (...args: unknown[]) => Promise<unknown>)(...args)) : member,
+    ]),
+  ) as T;
 }
 
 export interface StoreOptions {
@@ -90,7 +93,7 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
   const pool = config.provider === "postgres" ? postgresPool(config) : undefined;
   const prisma = await connectPrisma(config, { lockWaitMs: 0, pool });
   const busyTimeoutMs = config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  const retry = <T>(attempt: () => Promise<T>) => retryWhileBusy(attempt, busyTimeoutMs);
+  const retry: Retry = (attempt) => retryWhileBusy(attempt, busyTimeoutMs);
   await retry(() => reindexSearchText(prisma));
   const dialect = dialectFor(config.provider);
   // The hot paths run on the drivers: on Postgres the reads over the pool Prisma's adapter shares and the batch
@@ -102,7 +105,7 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
   const scans = config.provider === "sqlite" ? sqliteReadThread(config.file, busyTimeoutMs) : null;
   // Reflection changes memories a few at a time, on SQLite on a connection of its own.
   const reflectionSqlite = config.provider === "sqlite" ? openSqliteConnection(config.file) : null;
-  const reflection = pool ? postgresSessions(pool) : sqliteSessions(reflectionSqlite!);
+  const reflectionSessions = pool ? postgresSessions(pool) : sqliteSessions(reflectionSqlite!);
   const writePool = config.provider === "postgres" ? postgresWritePool(config) : null;
   const runAtomically = writePool ? postgresTransaction(writePool) : sqliteTransaction(sqlite!);
   const checkpointPast = async (pages: number) => {
@@ -112,12 +115,20 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
   const background = config.provider === "sqlite" ? await arrangeCheckpoints(checkpoints, config.file, checkpointPast, onCheckpointError) : null;
   return {
     provider: config.provider,
-    ...guarded(repositoriesOver(prisma, dialect, reads, scans ?? undefined, reflection.session), retry),
+    ...guarded(repositoriesOver(prisma, dialect, reads, scans ?? undefined), retry),
     // A transaction that met a lock or a conflict (on SQLite also: another process wrote after this one
     // first read) rolled back whole, so it runs again whole.
     writeAtomically: (build) => retry(() => writeUnitOfWork(runAtomically, (unit) => build(writeBatchOver(unit)))),
     transaction: (work) => retry(() => prisma.$transaction((tx) => work(repositoriesOver(tx, dialect)), { maxWait: 10_000, timeout: 20_000 })),
-    reflectionTransaction: (work) => retry(() => reflection.transaction((session) => work(reflectionMemoryRepository(session, dialect)))),
+    reflection(waits) {
+      const { session, transaction } = reflectionSessions(waits);
+      // On SQLite pages are read in the thread, whose answer is a wait; on Postgres every statement is one.
+      const pages = scans ? (waits ? timedReads(scans, waits) : scans) : session;
+      return {
+        memories: guard(reflectionMemoryRepository(session, dialect, pages), retry),
+        transaction: (work) => retry(() => transaction((inside) => work(reflectionMemoryRepository(inside, dialect)))),
+      };
+    },
     async ping() {
       await prisma.$queryRawUnsafe("SELECT 1").catch((error) => {
         throw asAppFailure(error);

@@ -2,7 +2,8 @@ import type { AgentRepository, OrganizationRepository, TokenRepository } from ".
 import type { AssistantRepository } from "./assistants/ports";
 import type { LoginThrottleRepository, MembershipRepository, SessionRepository, UserRepository } from "./people/ports";
 import type { DailyUsageRepository, ReflectionMetricsRepository } from "./reflection/metrics/ports";
-import type { ReflectionEventRepository, ReflectionMemoryRepository, ReflectionRunRepository, ReflectionSettingsRepository } from "./reflection/ports";
+import type { WaitMeter } from "./kernel/wait-meter";
+import type { ReflectionEventRepository, ReflectionMemoryStore, ReflectionRunRepository, ReflectionSettingsRepository } from "./reflection/ports";
 import type { EventRepository, WorkflowRepository } from "./events/ports";
 import type { MemoryRepository } from "./memory/ports";
 import type { RateLimitRepository } from "./rate-limits/ports";
@@ -25,7 +26,6 @@ export interface Repositories {
   sessions: SessionRepository;
   loginThrottle: LoginThrottleRepository;
   assistants: AssistantRepository;
-  reflectionMemories: ReflectionMemoryRepository;
   reflectionRuns: ReflectionRunRepository;
   reflectionEvents: ReflectionEventRepository;
   reflectionSettings: ReflectionSettingsRepository;
@@ -39,8 +39,8 @@ export interface Store extends Repositories {
   readonly provider: "sqlite" | "postgres";
   /** Runs `work` in one database transaction; everything it writes commits or rolls back together. */
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
-  /** Runs reflection's changes in one transaction, on the driver (Prisma's compiler would cost most of their time). */
-  reflectionTransaction<T>(work: (memories: ReflectionMemoryRepository) => Promise<T>): Promise<T>;
+  /** Reflection's memories; its waits off the event loop, when `waits` is given, timed on it. */
+  reflection(waits?: WaitMeter): ReflectionMemoryStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

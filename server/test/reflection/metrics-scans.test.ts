@@ -60,7 +60,7 @@ describe("reflection's pages over a large environment", () => {
   it("are read while the event loop keeps turning", async () => {
     const scope = { orgId, environment: "production" } as const;
     const turns = countTurns();
-    const page = await server.services.store.reflectionMemories.page(scope, ["durable"], null, COPIES + 1);
+    const page = await server.services.store.reflection().memories.page(scope, ["durable"], null, COPIES + 1);
     const counted = turns.stop();
     expect(page).toHaveLength(COPIES + 1);
     expect(new Set(page.map(({ id }) => id)).size).toBe(COPIES + 1);

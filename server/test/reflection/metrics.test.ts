@@ -82,7 +82,7 @@ beforeAll(async () => {
   const scope: ReflectionScope = { orgId, environment: "production" };
   const runId = "rfr_metrics";
   const now = new Date(END);
-  const reflection = (work: Parameters<typeof server.services.store.reflectionTransaction>[0]) => server.services.store.reflectionTransaction(work);
+  const reflection = (work: Parameters<ReturnType<typeof server.services.store.reflection>["transaction"]>[0]) => server.services.store.reflection().transaction(work);
   await reflection((memories) =>
     memories.changeState(scope, runId, { memoryId: ids.m7!, process: "duplicates", action: "suppressed_duplicate", reason: "duplicate", relatedId: ids.m6, from: "durable", to: "suppressed", links: { duplicateOfId: ids.m6 } }, now),
   );

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { databaseUnderTest, rawRequest, startTestServer, type TestServer } from "@engram/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitMeter } from "../../src/domain/kernel/wait-meter";
 import type { ReflectionChange, ReflectionMemoryRepository } from "../../src/domain/reflection/ports";
 import type { ReflectionScope } from "../../src/domain/reflection/records";
 
@@ -27,6 +28,12 @@ async function encode(text: string): Promise<string> {
   return res.body.memory.id;
 }
 
+/** Holds the event loop for `ms`, as a step of work does. */
+function spin(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const runId = "rfr_transactions";
 const suppress = (memoryId: string): ReflectionChange & { from: "durable"; to: "suppressed" } => ({
@@ -50,10 +57,10 @@ async function recorded(memoryId: string) {
 describe("reflection's transactions", () => {
   it("commit a change with its history row and its event", async () => {
     const id = await encode("The billing service retries failed charges twice.");
-    expect(await server.services.store.reflectionTransaction((memories) => change(memories, id))).toBe(true);
+    expect(await server.services.store.reflection().transaction((memories) => change(memories, id))).toBe(true);
     expect(await recorded(id)).toEqual({ state: "suppressed", activation: null, history: 1, events: 1 });
     // A compare-and-set: the memory is no longer durable, so the same change applies no more.
-    expect(await server.services.store.reflectionTransaction((memories) => change(memories, id))).toBe(false);
+    expect(await server.services.store.reflection().transaction((memories) => change(memories, id))).toBe(false);
     expect(await recorded(id)).toEqual({ state: "suppressed", activation: null, history: 1, events: 1 });
   });
 
@@ -61,13 +68,13 @@ describe("reflection's transactions", () => {
     const texts = ["The ledger closes at midnight UTC.", "The ledger reopens at one.", "Refunds post within a day."];
     const [failing, beside, snapshot] = (await Promise.all(texts.map(encode))) as [string, string, string];
     const { store } = server.services;
-    const first = store.reflectionTransaction(async (memories) => {
+    const first = store.reflection().transaction(async (memories) => {
       await change(memories, failing);
       await sleep(50);
       throw new Error("the work failed");
     });
-    const second = store.reflectionTransaction((memories) => change(memories, beside));
-    const outside = store.reflectionMemories.setActivations(scope, [{ id: snapshot, activation: 1.25 }], new Date());
+    const second = store.reflection().transaction((memories) => change(memories, beside));
+    const outside = store.reflection().memories.setActivations(scope, [{ id: snapshot, activation: 1.25 }], new Date());
     await expect(first).rejects.toThrow("the work failed");
     expect(await second).toBe(true);
     expect(await outside).toBe(1);
@@ -76,13 +83,35 @@ describe("reflection's transactions", () => {
     expect(await recorded(snapshot)).toEqual({ state: "durable", activation: 1.25, history: 0, events: 0 });
   });
 
+  it("time their waits off the event loop for a run's pauses, and not the time their work holds it", async () => {
+    const id = await encode("Payouts settle on business days.");
+    const waits = waitMeter();
+    const reflection = server.services.store.reflection(waits);
+    // A page is read in the store's thread on SQLite, by the server on Postgres: the loop is free meanwhile.
+    expect(await reflection.memories.page(scope, ["durable"], null, 10)).not.toEqual([]);
+    const afterPage = waits.waited;
+    expect(afterPage).toBeGreaterThan(0);
+    const started = performance.now();
+    const changed = await reflection.transaction(async (memories) => {
+      const result = await change(memories, id);
+      spin(30);
+      return result;
+    });
+    const took = performance.now() - started;
+    expect(changed).toBe(true);
+    const waited = waits.waited - afterPage;
+    expect(waited).toBeLessThanOrEqual(took - 30);
+    // On Postgres every round trip is a wait; on SQLite the statements hold the loop, so only a turn could be.
+    if (databaseUnderTest === "postgres") expect(waited).toBeGreaterThan(0);
+  });
+
   it.runIf(databaseUnderTest === "sqlite")("wait out another connection's write lock, then commit", async () => {
     const id = await encode("Invoices are numbered per country.");
     const database = server.database as { provider: "sqlite"; file: string };
     const other = new Database(database.file);
     try {
       other.exec("BEGIN IMMEDIATE");
-      const waiting = server.services.store.reflectionTransaction((memories) => change(memories, id));
+      const waiting = server.services.store.reflection().transaction((memories) => change(memories, id));
       await sleep(200);
       expect((await recorded(id)).state).toBe("durable");
       other.exec("COMMIT");

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { nextTurn } from "./in-turns";
+import type { WaitMeter } from "./wait-meter";
 
 /** A turn that took longer than this ran someone else's work: the loop is busy. */
 const BUSY_TURN_MS = 1;
@@ -17,13 +18,16 @@ const realTiming: TurnTiming = { now: () => performance.now(), turn: nextTurn, w
 /**
  * Pauses for background work that keep its share of a busy event loop at most `share`. Each pause gives the loop
  * a turn; when others used that turn (requests were waiting), it also waits until the work's last step is at most
- * `share` of the time since the pause before. On an idle loop the work goes on at once.
+ * `share` of the time since the pause before. On an idle loop the work goes on at once. A step's work is the time
+ * it held the loop: what it spent waiting on `waits` (the database's round trips), others could use, and did.
  */
-export function backgroundPauses(share: number, timing: TurnTiming = realTiming): () => Promise<void> {
+export function backgroundPauses(share: number, { waits, timing = realTiming }: { waits?: WaitMeter; timing?: TurnTiming } = {}): () => Promise<void> {
+  const waited = () => waits?.waited ?? 0;
   let resumedAt = timing.now();
+  let waitedAtResume = waited();
   return async () => {
     const pausedAt = timing.now();
-    const worked = pausedAt - resumedAt;
+    const worked = Math.max(0, pausedAt - resumedAt - (waited() - waitedAtResume));
     await timing.turn();
     const othersRan = timing.now() - pausedAt;
     if (othersRan > BUSY_TURN_MS) {
@@ -31,5 +35,6 @@ export function backgroundPauses(share: number, timing: TurnTiming = realTiming)
       if (owed > 0) await timing.wait(Math.min(owed, MAX_WAIT_MS));
     }
     resumedAt = timing.now();
+    waitedAtResume = waited();
   };
 }

@@ -58,6 +58,17 @@ export interface ReflectionMemoryRepository {
   eventOccurrences(scope: ReflectionScope, eventIds: readonly string[]): Promise<Map<string, number>>;
 }
 
+/**
+ * Reflection's memories, on the driver (Prisma's query compiler would cost most of their time). A run times its
+ * waits for the database on a meter of its own, for its pauses.
+ */
+export interface ReflectionMemoryStore {
+  /** Reads, and changes each made in a transaction of its own. */
+  memories: ReflectionMemoryRepository;
+  /** Runs `work` in one transaction: all of its changes commit, or none. */
+  transaction<T>(work: (memories: ReflectionMemoryRepository) => Promise<T>): Promise<T>;
+}
+
 export interface ReflectionRunRepository {
   /** Starts a run; null when one is already running in the scope (the one-running index). */
   start(scope: ReflectionScope, run: { trigger: RunTrigger; triggeredBy: string | null; owner: string; leaseUntil: Date; at: Date }): Promise<ReflectionRunRecord | null>;

@@ -39,7 +39,7 @@ export function reflectionScheduler(store: Store, runner: ReflectionRunner, opti
   /** Reflection has nothing to do in a scope without candidates or durable memories (each a read of one index entry). */
   async function hasWork(scope: ReflectionScope): Promise<boolean> {
     for (const state of ["durable", "candidate"] as const) {
-      if ((await store.reflectionMemories.page(scope, [state], null, 1)).length > 0) return true;
+      if ((await store.reflection().memories.page(scope, [state], null, 1)).length > 0) return true;
     }
     return false;
   }
