@@ -7,7 +7,7 @@ import { type MemoryRow, recentUsesOf } from "./memory-table";
  * returns null when no memory matches. Touching the row first takes its lock (the row's on Postgres, the
  * database's on SQLite) and returns the use times to add to, so concurrent uses each count and none is lost;
  * the use is then one update, one logged change, and the scope's collection row is locked only from there
- * to the commit. A person's reinforcement and reflection's both count a use here.
+ * to the commit. Reflection's reinforcement (on the driver, db/tables/reflection) counts a use in the same order.
  */
 export async function countUse(
   db: PrismaTx,

@@ -106,8 +106,8 @@ const HISTORY_ACTION_FOR_STATE: Partial<Record<TMemoryState, "suppressed" | "pro
 };
 
 /**
- * Reflection's reads and changes on `session` (the driver's, or Prisma's inside its transaction), one statement
- * each; its pages on `pages` (on SQLite a thread of their own, docs/reflection.md).
+ * Reflection's reads and changes on `session` (the driver's, docs/reflection.md), one statement each; its pages
+ * on `pages` (on SQLite the store's read thread).
  */
 export function reflectionMemoryRepository(session: SqlSession, dialect: Dialect, pages: SqlReads = session): ReflectionMemoryRepository {
   const inScope = (scope: ReflectionScope, id: string) => sql`"id" = ${id} AND "orgId" = ${scope.orgId} AND "environment" = ${scope.environment}`;
