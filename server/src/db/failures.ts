@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "../domain/kernel/errors";
+import type { WaitMeter } from "../domain/kernel/wait-meter";
 
 /**
  * Driver failures that mean the database is busy (worth retrying soon: a lock, a conflict, no free
@@ -90,10 +91,11 @@ export function asAppFailure(error: unknown): unknown {
 
 /**
  * Runs `attempt` again while the database is busy, for up to `budgetMs`, waiting asynchronously in
- * between: a statement or transaction that met a lock or a conflict did not apply and can simply run
- * again. Past the budget (or when the database is unreachable) the caller gets the 503.
+ * between (each wait timed on `waits`, when given): a statement or transaction that met a lock or a
+ * conflict did not apply and can simply run again. Past the budget (or when the database is unreachable)
+ * the caller gets the 503.
  */
-export async function retryWhileBusy<T>(attempt: () => Promise<T>, budgetMs: number): Promise<T> {
+export async function retryWhileBusy<T>(attempt: () => Promise<T>, budgetMs: number, waits?: WaitMeter): Promise<T> {
   const started = Date.now();
   for (let tries = 1; ; tries++) {
     try {
@@ -102,7 +104,8 @@ export async function retryWhileBusy<T>(attempt: () => Promise<T>, budgetMs: num
       const trouble = troubleOf(error);
       if (trouble !== "busy" || Date.now() - started >= budgetMs) throw asAppFailure(error);
       // Short, growing, jittered pauses so that competing writers stop meeting each other.
-      await sleep(Math.min(100, 2 ** tries) * (0.5 + Math.random()));
+      const pause = sleep(Math.min(100, 2 ** tries) * (0.5 + Math.random()));
+      await (waits ? waits.time(pause) : pause);
     }
   }
 }

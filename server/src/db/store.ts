@@ -1,3 +1,4 @@
+import type { WaitMeter } from "../domain/kernel/wait-meter";
 import type { Repositories, Store } from "../domain/store";
 import { DEFAULT_BUSY_TIMEOUT_MS, type DatabaseConfig } from "./config";
 import { asAppFailure, retryWhileBusy } from "./failures";
@@ -93,7 +94,8 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
   const pool = config.provider === "postgres" ? postgresPool(config) : undefined;
   const prisma = await connectPrisma(config, { lockWaitMs: 0, pool });
   const busyTimeoutMs = config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  const retry: Retry = (attempt) => retryWhileBusy(attempt, busyTimeoutMs);
+  const retryTiming = (waits?: WaitMeter): Retry => (attempt) => retryWhileBusy(attempt, busyTimeoutMs, waits);
+  const retry = retryTiming();
   await retry(() => reindexSearchText(prisma));
   const dialect = dialectFor(config.provider);
   // The hot paths run on the drivers: on Postgres the reads over the pool Prisma's adapter shares and the batch
@@ -122,11 +124,13 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
     transaction: (work) => retry(() => prisma.$transaction((tx) => work(repositoriesOver(tx, dialect)), { maxWait: 10_000, timeout: 20_000 })),
     reflection(waits) {
       const { session, transaction } = reflectionSessions(waits);
-      // On SQLite pages are read in the thread, whose answer is a wait; on Postgres every statement is one.
+      // On SQLite pages are read in the thread, whose answer is a wait; on Postgres every statement is one. So
+      // is the pause before a write that met a lock runs again (on SQLite, a checkpoint starting the log over).
       const pages = scans ? (waits ? timedReads(scans, waits) : scans) : session;
+      const retryTimed = retryTiming(waits);
       return {
-        memories: guard(reflectionMemoryRepository(session, dialect, pages), retry),
-        transaction: (work) => retry(() => transaction((inside) => work(reflectionMemoryRepository(inside, dialect)))),
+        memories: guard(reflectionMemoryRepository(session, dialect, pages), retryTimed),
+        transaction: (work) => retryTimed(() => transaction((inside) => work(reflectionMemoryRepository(inside, dialect)))),
       };
     },
     async ping() {
