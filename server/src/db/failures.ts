@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { AppError } from "../domain/kernel/errors";
-import type { WaitMeter } from "../domain/kernel/wait-meter";
+import { timedOn, type WaitMeter } from "../domain/kernel/wait-meter";
 
 /**
  * Driver failures that mean the database is busy (worth retrying soon: a lock, a conflict, no free
@@ -97,6 +97,7 @@ export function asAppFailure(error: unknown): unknown {
  */
 export async function retryWhileBusy<T>(attempt: () => Promise<T>, budgetMs: number, waits?: WaitMeter): Promise<T> {
   const started = Date.now();
+  const timed = timedOn(waits);
   for (let tries = 1; ; tries++) {
     try {
       return await attempt();
@@ -104,8 +105,7 @@ export async function retryWhileBusy<T>(attempt: () => Promise<T>, budgetMs: num
       const trouble = troubleOf(error);
       if (trouble !== "busy" || Date.now() - started >= budgetMs) throw asAppFailure(error);
       // Short, growing, jittered pauses so that competing writers stop meeting each other.
-      const pause = sleep(Math.min(100, 2 ** tries) * (0.5 + Math.random()));
-      await (waits ? waits.time(pause) : pause);
+      await timed(sleep(Math.min(100, 2 ** tries) * (0.5 + Math.random())));
     }
   }
 }

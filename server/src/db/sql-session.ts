@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { WaitMeter } from "../domain/kernel/wait-meter";
+import { type Timed, timedOn, type WaitMeter } from "../domain/kernel/wait-meter";
 import type { Sql } from "./sql";
 import { postgresValue, type SqlReads, statementNames, utcTypes } from "./sql-reads";
 import { type SqliteConnection, sqliteValue } from "./sqlite-connection";
@@ -26,8 +26,6 @@ export interface Sessions {
 /** Sessions whose waits off the event loop, when `waits` is given, are timed on it. */
 export type SessionsFor = (waits?: WaitMeter) => Sessions;
 
-type Timed = <T>(waiting: Promise<T>) => Promise<T>;
-const timedOn = (waits: WaitMeter | undefined): Timed => (waits ? (waiting) => waits.time(waiting) : (waiting) => waiting);
 
 function postgresSession(client: pg.Pool | pg.PoolClient, nameOf: (text: string) => string | undefined, timed: Timed): SqlSession {
   const query = (statement: Sql) => timed(client.query({ name: nameOf(statement.text), text: statement.text, values: statement.values.map(postgresValue), types: utcTypes }));

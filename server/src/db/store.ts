@@ -124,8 +124,8 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
     transaction: (work) => retry(() => prisma.$transaction((tx) => work(repositoriesOver(tx, dialect)), { maxWait: 10_000, timeout: 20_000 })),
     reflection(waits) {
       const { session, transaction } = reflectionSessions(waits);
-      // On SQLite pages are read in the thread, whose answer is a wait; on Postgres every statement is one. So
-      // is the pause before a write that met a lock runs again (on SQLite, a checkpoint starting the log over).
+      // On SQLite pages are read in the thread, whose answer is a wait; on Postgres every statement is one. So is
+      // the pause before a write that met a lock runs again (on SQLite, say, behind a checkpoint's restart).
       const pages = scans ? (waits ? timedReads(scans, waits) : scans) : session;
       const retryTimed = retryTiming(waits);
       return {

@@ -27,3 +27,8 @@ export function waitMeter(now: () => number = () => performance.now()): WaitMete
     },
   };
 }
+
+/** Answers what it is given, timed on `waits` when there is a meter. */
+export type Timed = <T>(waiting: Promise<T>) => Promise<T>;
+
+export const timedOn = (waits: WaitMeter | undefined): Timed => (waits ? (waiting) => waits.time(waiting) : (waiting) => waiting);
