@@ -4,13 +4,15 @@
  * from a worker thread (4 clients) with no run before it, during it and with no run after it. During a run,
  * retrieve p95 must stay within TARGET_RATIO of p95 without one (before and after together).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { startLocalPostgres } from "@engram/test-support/local-postgres";
 import type { DatabaseConfig } from "../src/db/config";
+import { BACKSTOP_CHECKPOINT_PAGES } from "../src/db/sqlite-checkpoints";
 import { DEFAULT_AUTH_CACHE_MS } from "../src/domain/access/access-tokens";
 import type { Caller } from "../src/domain/access/caller";
 import { newMemory } from "../src/domain/memory/new-memory";
@@ -136,6 +138,20 @@ function retrieveLoad(server: RunningServer, token: string) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Copies the log into the database and empties its file (with no run going, no reader holds it for long); answers
+ * whether it did and the database's page size.
+ */
+function emptyLog(file: string): { emptied: boolean; pageBytes: number } {
+  const db = new Database(file, { timeout: 10_000 });
+  try {
+    const [result] = db.pragma("wal_checkpoint(TRUNCATE)") as Array<{ busy: number }>;
+    return { emptied: result?.busy === 0, pageBytes: db.pragma("page_size", { simple: true }) as number };
+  } finally {
+    db.close();
+  }
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -199,6 +215,8 @@ async function benchDatabase(name: string, database: DatabaseConfig): Promise<Ro
     add(`seed ${MEMORIES} memories (batched inserts)`, `${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
     // The baseline is the steady state after a load, not the minutes autovacuum takes to catch up with it.
     if (database.provider === "postgres") await vacuumAnalyzeMemories(database.url);
+    // The log file emptied, so that its length after the run is the longest the run's log was.
+    const log = database.provider === "sqlite" ? emptyLog(database.file) : null;
 
     // The server's own runner, with the processes every server runs.
     const runner = server.services.reflectionRunner;
@@ -221,6 +239,11 @@ async function benchDatabase(name: string, database: DatabaseConfig): Promise<Ro
     const samples = await duringLoad.stop();
     const errors = audit.errors.map((error) => `${error.process}: ${error.message}`).join("; ");
     add(`reflection run over ${MEMORIES} memories (${audit.status}${errors ? `: ${errors}` : ""})`, `${(elapsed / 1000).toFixed(1)} s: ${perProcess.join(", ")}`);
+    if (log && database.provider === "sqlite") {
+      const pages = Math.ceil(statSync(`${database.file}-wal`).size / log.pageBytes);
+      const note = log.emptied ? "" : ", or before it: the log could not be emptied";
+      add("the log's longest length during the run", `${pages} pages (a commit copies it itself past ${BACKSTOP_CHECKPOINT_PAGES}${note})`);
+    }
 
     // Requests that started while the run was going (the first 500 ms warmed the worker up again).
     const within = (from: number, to: number) => samples.filter(([startedAt]) => startedAt >= from && startedAt <= to).map(([, ms]) => ms);

@@ -207,6 +207,41 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
       expect(sizeOf(peer.file)).toBe(peer.size);
     });
 
+    it("slows its writers while a reader holds the log back past the hold, fails none, and starts the log over once it ends", async () => {
+      const errors: Error[] = [];
+      const { store, file } = await opened("thread", errors);
+      await commit(store, 1_000);
+      // A reader of the log as it stands: the thread can copy up to where it reads, but not start the log over.
+      const reader = new Database(file, { readonly: true });
+      cleanups.push(() => reader.close());
+      reader.exec("BEGIN");
+      reader.prepare("SELECT count(*) FROM IdempotencyRecord").get();
+      const claims = (from: number, count: number) =>
+        Array.from({ length: count }, (_, i) => ({ scope: { ...scope, key: `held-${from + i}` }, response: { requestHash: `h-${from + i}`, status: 201, body: { text: "y".repeat(3_000) } } }));
+      // Past the hold each restart waits for the reader with the gate raised, and fails; writes go on between.
+      let written = 0;
+      for (const started = Date.now(); Date.now() - started < 1_500; written += 10) {
+        await store.writeAtomically((batch) => batch.claimKeys(claims(written, 10), now, expires));
+      }
+      // A gate left raised would let one write through a second (GATE_WAIT_MAX_MS): here about 800 writes went.
+      expect(written).toBeGreaterThan(200);
+      reader.exec("COMMIT");
+      // With the reader gone the log starts over: writes go on, and the file stops growing.
+      let size = sizeOf(`${file}-wal`);
+      let steady = 0;
+      for (const started = Date.now(); steady < 20 && Date.now() - started < 10_000; written += 10) {
+        await store.writeAtomically((batch) => batch.claimKeys(claims(written, 10), now, expires));
+        await pause(5);
+        const grown = sizeOf(`${file}-wal`);
+        steady = grown === size ? steady + 1 : 0;
+        size = grown;
+      }
+      expect(steady).toBe(20);
+      expect(errors).toEqual([]);
+      const last = await store.idempotency.findMany({ orgId: scope.orgId, environment: scope.environment, route: scope.route }, [`held-${written - 1}`], now);
+      expect(last).toHaveLength(1);
+    });
+
     it("closes its thread's connection with its own, so the last close removes the log", async () => {
       const { store, file } = await opened("thread");
       await commit(store, 80);

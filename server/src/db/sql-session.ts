@@ -2,6 +2,7 @@ import type pg from "pg";
 import { type Timed, timedOn, type WaitMeter } from "../domain/kernel/wait-meter";
 import type { Sql } from "./sql";
 import { postgresValue, type SqlReads, statementNames, utcTypes } from "./sql-reads";
+import type { RestartGate } from "./sqlite-checkpoints";
 import { type SqliteConnection, sqliteValue } from "./sqlite-connection";
 
 /**
@@ -66,10 +67,11 @@ export function postgresSessions(pool: pg.Pool): SessionsFor {
  * Statements and transactions on a SQLite connection of their own, its statements prepared once. The driver
  * answers synchronously, but a transaction's work is asynchronous: the connection's users take turns, so that
  * no statement ever runs inside another's transaction. A transaction takes the write lock as it begins
- * (IMMEDIATE), so it either runs whole or fails at once as busy, for the store to run again. Its statements hold
- * the event loop: only the wait for a turn is a wait.
+ * (IMMEDIATE), so it either runs whole or fails at once as busy, for the store to run again; it begins once the
+ * checkpoint thread's restart of the log, if one runs, has ended (`gate`). Its statements hold the event loop:
+ * only the waits for a turn and for the gate are waits.
  */
-export function sqliteSessions(connection: SqliteConnection): SessionsFor {
+export function sqliteSessions(connection: SqliteConnection, gate?: RestartGate): SessionsFor {
   let last: Promise<unknown> = Promise.resolve();
   const inTurn = <T>(timed: Timed, use: () => Promise<T>): Promise<T> => {
     const turn = timed(last).then(use);
@@ -90,6 +92,7 @@ export function sqliteSessions(connection: SqliteConnection): SessionsFor {
       },
       transaction: (work) =>
         inTurn(timed, async () => {
+          if (gate) await timed(gate.passed());
           connection.db.exec("BEGIN IMMEDIATE");
           try {
             const result = await work(direct);

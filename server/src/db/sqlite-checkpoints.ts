@@ -11,11 +11,27 @@ export const INLINE_CHECKPOINT_PAGES = 1_000;
  */
 export const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
-/** How often the thread copies what the log holds into the database. */
+/**
+ * Past this many pages the thread restarts the log even when a reader held its passive copy back, holding this
+ * process's writers back until the restart ends (RESTART_WAIT_MS for the reader, at most): otherwise a stream of
+ * commits could outrun the copy to the backstop.
+ */
+const HOLD_WRITERS_PAGES = 4_000;
+
+/** How often the thread copies what the log holds into the database while nothing is being written. */
 export const CHECKPOINT_EVERY_MS = 100;
+
+/**
+ * How often while commits keep adding to the log: at reflection's pace (up to 60 pages a millisecond) the log
+ * would grow past the backstop between two ticks 100 ms apart.
+ */
+export const BUSY_CHECKPOINT_EVERY_MS = 10;
 
 /** How long the thread waits for the writer and readers to start the log over; past it, it tries at its next tick. */
 const RESTART_WAIT_MS = 50;
+
+/** How long a writer waits at the gate at most (a stalled disk); past it, it goes on and may meet the lock. */
+const GATE_WAIT_MAX_MS = 1_000;
 
 /** How long a store's close waits for a checkpoint in progress (a stalled disk) before leaving the thread to end by itself. */
 const STOP_WAIT_MS = 5_000;
@@ -24,11 +40,13 @@ const STOP_WAIT_MS = 5_000;
  * The thread's body: plain CommonJS, so it runs alike from source, under the tests and from the bundle. Each
  * tick a passive checkpoint copies what no reader still needs without waiting for any lock. Under a steady
  * write load commits keep landing while it copies, so the log is never wholly copied and would not start over:
- * past INLINE_CHECKPOINT_PAGES a restart checkpoint copies the rest, holding writers back for that moment (the
- * store runs a write that met it again), so the next commit starts the log from its beginning. It runs only when
- * the passive one copied all it found: had a reader held that back, the restart would wait on it too. It tells
- * when it has opened the database; a failure is reported once (as text: the driver's errors do not cross threads)
- * until a different one, and tried again at the next tick.
+ * past INLINE_CHECKPOINT_PAGES a restart checkpoint copies the rest, so the next commit starts the log from its
+ * beginning. It runs when the passive one copied all it found (had a reader held that back, the restart would
+ * wait on it too), or past HOLD_WRITERS_PAGES. While it runs it raises the gate, which this process's writers
+ * wait at before they begin: commits back to back would otherwise hold the write lock at nearly every moment the
+ * restart tried for it (a write of another process that meets the lock runs again). Ticks come faster while
+ * commits add to the log. It tells when it has opened the database; a failure is reported once (as text: the
+ * driver's errors do not cross threads) until a different one, and tried again at the next tick.
  */
 const CHECKPOINTER = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -54,17 +72,34 @@ if (db === null) {
   parentPort.close();
 } else {
   parentPort.postMessage({ opened: true });
-  const timer = setInterval(() => {
+  const gate = new Int32Array(workerData.gate);
+  const restart = () => {
+    Atomics.store(gate, 0, 1);
+    try {
+      db.pragma("wal_checkpoint(RESTART)");
+    } finally {
+      Atomics.store(gate, 0, 0);
+      Atomics.notify(gate, 0);
+    }
+  };
+  let lastLog = 0;
+  let timer;
+  const tick = () => {
+    let written = false;
     try {
       const [{ log, checkpointed }] = db.pragma("wal_checkpoint(PASSIVE)");
-      if (log >= workerData.restartPages && checkpointed === log) db.pragma("wal_checkpoint(RESTART)");
+      if (log >= workerData.restartPages && (checkpointed === log || log >= workerData.holdPages)) restart();
+      written = log !== lastLog;
+      lastLog = log;
       reported = null;
     } catch (error) {
       report(error);
     }
-  }, workerData.everyMs);
+    timer = setTimeout(tick, written ? workerData.busyEveryMs : workerData.everyMs);
+  };
+  timer = setTimeout(tick, workerData.everyMs);
   parentPort.once("message", () => {
-    clearInterval(timer);
+    clearTimeout(timer);
     db.close();
     parentPort.close();
   });
@@ -81,25 +116,62 @@ export interface CheckpointEvents {
 }
 
 export interface BackgroundCheckpoints {
+  /** For this process's writers to pass before each transaction: it is raised while the thread restarts the log. */
+  readonly gate: RestartGate;
   /** Stops the thread once its checkpoint in progress, if any, is done, waiting at most STOP_WAIT_MS. */
   stop(): Promise<void>;
+}
+
+/** Lets a writer wait, off the event loop, while a checkpoint thread restarts the log. */
+export interface RestartGate {
+  /** Resolves at once while no restart runs; otherwise once it has ended, or after GATE_WAIT_MAX_MS. */
+  passed(): Promise<void>;
+}
+
+const OPEN = Promise.resolve();
+
+/** A gate in memory shared with the thread, which raises it (1) and lowers it (0). */
+function sharedGate() {
+  const flag = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  const gate: RestartGate = {
+    passed() {
+      const wait = Atomics.waitAsync(flag, 0, 1, GATE_WAIT_MAX_MS);
+      return wait.async ? wait.value.then(() => undefined) : OPEN;
+    },
+  };
+  /** For a thread that ended while it held the gate raised. */
+  const lower = () => {
+    Atomics.store(flag, 0, 0);
+    Atomics.notify(flag, 0);
+  };
+  return { gate, buffer: flag.buffer, lower };
 }
 
 /**
  * Checkpoints the database's write-ahead log from a thread of its own. Left to SQLite, the commit that fills
  * the log copies it into the database and waits for the disk on the event loop (docs/performance.md, item 27).
  */
-export function checkpointInBackground(file: string, events: CheckpointEvents): BackgroundCheckpoints {
+export function checkpointInBackground(file: string, events: CheckpointEvents, shared = sharedGate()): BackgroundCheckpoints {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
   const worker = new Worker(CHECKPOINTER, {
     eval: true,
-    workerData: { file, driver, everyMs: CHECKPOINT_EVERY_MS, restartPages: INLINE_CHECKPOINT_PAGES, restartWaitMs: RESTART_WAIT_MS },
+    workerData: {
+      file,
+      driver,
+      everyMs: CHECKPOINT_EVERY_MS,
+      busyEveryMs: BUSY_CHECKPOINT_EVERY_MS,
+      restartPages: INLINE_CHECKPOINT_PAGES,
+      holdPages: HOLD_WRITERS_PAGES,
+      restartWaitMs: RESTART_WAIT_MS,
+      gate: shared.buffer,
+    },
   });
   // The store's close stops it; until then it must not keep the process alive by itself.
   worker.unref();
   let stopping = false;
   const exited = new Promise<void>((resolve) =>
     worker.once("exit", () => {
+      shared.lower();
       if (!stopping) events.onEnded();
       resolve();
     }),
@@ -110,6 +182,7 @@ export function checkpointInBackground(file: string, events: CheckpointEvents): 
   });
   worker.on("error", (error) => events.onError(error instanceof Error ? error : new Error(`background checkpoint failed: ${JSON.stringify(error)}`)));
   return {
+    gate: shared.gate,
     async stop() {
       stopping = true;
       // Held by its exit from here: a process with nothing else to do would otherwise end before the thread does.
@@ -162,22 +235,25 @@ function threadKeptRunning(file: string, checkpointPast: (pages: number) => Prom
   let stopped = false;
   let failedStarts = 0;
   let restart: NodeJS.Timeout | undefined;
-  const start = (): BackgroundCheckpoints =>
-    checkpointInBackground(file, {
-      onOpened() {
-        failedStarts = 0;
-        void checkpointPast(BACKSTOP_CHECKPOINT_PAGES).catch(onError);
-      },
-      onError,
-      onEnded() {
-        void checkpointPast(INLINE_CHECKPOINT_PAGES).catch(onError);
-        if (stopped) return;
-        restart = setTimeout(() => (thread = start()), restartPause(failedStarts++));
-        restart.unref();
-      },
-    });
+  // One gate for every thread in turn: the store's writers hold on to it.
+  const shared = sharedGate();
+  const events: CheckpointEvents = {
+    onOpened() {
+      failedStarts = 0;
+      void checkpointPast(BACKSTOP_CHECKPOINT_PAGES).catch(onError);
+    },
+    onError,
+    onEnded() {
+      void checkpointPast(INLINE_CHECKPOINT_PAGES).catch(onError);
+      if (stopped) return;
+      restart = setTimeout(() => (thread = start()), restartPause(failedStarts++));
+      restart.unref();
+    },
+  };
+  const start = () => checkpointInBackground(file, events, shared);
   let thread = start();
   return {
+    gate: shared.gate,
     async stop() {
       stopped = true;
       clearTimeout(restart);

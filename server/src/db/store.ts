@@ -107,14 +107,15 @@ export async function openStore(config: DatabaseConfig, { checkpoints = "inline"
   const scans = config.provider === "sqlite" ? sqliteReadThread(config.file, busyTimeoutMs) : null;
   // Reflection changes memories a few at a time, on SQLite on a connection of its own.
   const reflectionSqlite = config.provider === "sqlite" ? openSqliteConnection(config.file) : null;
-  const reflectionSessions = pool ? postgresSessions(pool) : sqliteSessions(reflectionSqlite!);
-  const writePool = config.provider === "postgres" ? postgresWritePool(config) : null;
-  const runAtomically = writePool ? postgresTransaction(writePool) : sqliteTransaction(sqlite!);
   const checkpointPast = async (pages: number) => {
     for (const connection of [sqlite!, reflectionSqlite!]) connection.db.pragma(`wal_autocheckpoint = ${pages}`);
     await prisma.$executeRawUnsafe(`PRAGMA wal_autocheckpoint = ${pages}`);
   };
   const background = config.provider === "sqlite" ? await arrangeCheckpoints(checkpoints, config.file, checkpointPast, onCheckpointError) : null;
+  // The driver's writers wait while the store's checkpoint thread restarts the log (sqlite-checkpoints.ts).
+  const reflectionSessions = pool ? postgresSessions(pool) : sqliteSessions(reflectionSqlite!, background?.gate);
+  const writePool = config.provider === "postgres" ? postgresWritePool(config) : null;
+  const runAtomically = writePool ? postgresTransaction(writePool) : sqliteTransaction(sqlite!, background?.gate);
   return {
     provider: config.provider,
     ...guarded(repositoriesOver(prisma, dialect, reads, scans ?? undefined), retry),

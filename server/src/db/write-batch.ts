@@ -3,6 +3,7 @@ import { DuplicateKeyError } from "../domain/kernel/errors";
 import { isUniqueViolation } from "./prisma";
 import { insertStatements, join, raw, type Row, type Sql, sql, type Table } from "./sql";
 import { postgresValue, statementNames } from "./sql-reads";
+import type { RestartGate } from "./sqlite-checkpoints";
 import { type SqliteConnection, sqliteValue } from "./sqlite-connection";
 
 /**
@@ -15,11 +16,13 @@ export type RunAtomically = (statements: readonly Sql[], ordered: boolean) => Pr
  * On the store's own SQLite connection, its statements prepared once, without Prisma's compiler (0.2-0.3 ms
  * of CPU per statement, docs/performance.md). The transaction takes the write lock as it begins (IMMEDIATE),
  * so it either runs whole or fails at once as busy, and the store runs it again, as when another process
- * holds the lock; better-sqlite3 rolls back a transaction whose statement threw.
+ * holds the lock; better-sqlite3 rolls back a transaction whose statement threw. It begins once the checkpoint
+ * thread's restart of the log, if one runs, has ended (`gate`).
  */
 export const sqliteTransaction =
-  (connection: SqliteConnection): RunAtomically =>
+  (connection: SqliteConnection, gate?: RestartGate): RunAtomically =>
   async (statements) => {
+    if (gate) await gate.passed();
     connection.db
       .transaction(() => {
         for (const statement of statements) connection.statement(statement.sql).run(...statement.values.map(sqliteValue));
