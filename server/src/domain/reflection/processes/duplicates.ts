@@ -132,6 +132,8 @@ export const duplicatesProcess: ReflectionProcess = {
       const agent = byAgent.get(entry.agentSlug);
       if (agent) agent.push(entry);
       else byAgent.set(entry.agentSlug, [entry]);
+      // A hundredth of signing a memory's terms (similarGroups).
+      if (pace.due(0.01)) await pace.pause();
     }
 
     let actions = 0;

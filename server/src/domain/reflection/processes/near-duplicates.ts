@@ -122,7 +122,8 @@ export class UnionFind {
   private readonly size: Uint32Array;
 
   constructor(count: number) {
-    this.parent = Uint32Array.from({ length: count }, (_, i) => i);
+    this.parent = new Uint32Array(count);
+    for (let i = 0; i < count; i++) this.parent[i] = i;
     this.size = new Uint32Array(count).fill(1);
   }
 
@@ -132,6 +133,11 @@ export class UnionFind {
       i = this.parent[i]!;
     }
     return i;
+  }
+
+  /** How many sets are joined with `i`, itself included. */
+  sizeOf(i: number): number {
+    return this.size[this.find(i)]!;
   }
 
   union(a: number, b: number): void {
@@ -210,7 +216,12 @@ export async function similarGroups(sets: readonly TermSet[], options: ClusterOp
   const { due, pause } = pace;
   const shape = bandShape(threshold);
   const width = shape.bands * shape.rows;
-  const present = sets.flatMap((set, i) => (set.length > 0 ? [i] : []));
+  const present: number[] = [];
+  for (let i = 0; i < sets.length; i++) {
+    if (sets[i]!.length > 0) present.push(i);
+    // Bookkeeping over a set costs about a hundredth of signing it, but over a whole scope it adds up.
+    if (due(0.01)) await pause();
+  }
   const signatures = await signaturesOf(sets, width, pace);
 
   const groups = new UnionFind(sets.length);
@@ -258,10 +269,13 @@ export async function similarGroups(sets: readonly TermSet[], options: ClusterOp
 
   const byRoot = new Map<number, number[]>();
   for (const i of present) {
+    if (due(0.01)) await pause();
+    // Most sets join no group: only those that did are gathered, each group of two or more.
+    if (groups.sizeOf(i) < 2) continue;
     const root = groups.find(i);
     const group = byRoot.get(root);
     if (group) group.push(i);
     else byRoot.set(root, [i]);
   }
-  return [...byRoot.values()].filter((group) => group.length > 1);
+  return [...byRoot.values()];
 }
