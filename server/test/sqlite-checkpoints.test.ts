@@ -168,11 +168,12 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
     const scope = { orgId: "org_checkpoints", environment: "production" as const, route: "memory.encode" };
     const now = new Date("2026-11-27T12:00:00.000Z");
     const expires = new Date("2026-11-28T12:00:00.000Z");
+    /** A claimed key whose stored answer fills most of a page. */
+    const claimOf = (key: string) => ({ scope: { ...scope, key }, response: { requestHash: `hash-${key}`, status: 201, body: { text: "y".repeat(3_000) } } });
     /** `count` commits of a few pages each (150 of them write about 900). */
     const commit = async (store: Store, count: number) => {
       for (let i = 0; i < count; i++) {
-        const claim = { scope: { ...scope, key: `key-${i}` }, response: { requestHash: `hash-${i}`, status: 201, body: { text: "y".repeat(3_000) } } };
-        await store.writeAtomically((batch) => batch.claimKeys([claim], now, expires));
+        await store.writeAtomically((batch) => batch.claimKeys([claimOf(`key-${i}`)], now, expires));
       }
     };
     const opened = async (checkpoints: StoreOptions["checkpoints"], errors: Error[] = []) => {
@@ -216,8 +217,7 @@ describe.runIf(databaseUnderTest === "sqlite")("checkpoints in the background", 
       cleanups.push(() => reader.close());
       reader.exec("BEGIN");
       reader.prepare("SELECT count(*) FROM IdempotencyRecord").get();
-      const claims = (from: number, count: number) =>
-        Array.from({ length: count }, (_, i) => ({ scope: { ...scope, key: `held-${from + i}` }, response: { requestHash: `h-${from + i}`, status: 201, body: { text: "y".repeat(3_000) } } }));
+      const claims = (from: number, count: number) => Array.from({ length: count }, (_, i) => claimOf(`held-${from + i}`));
       // Past the hold each restart waits for the reader with the gate raised, and fails; writes go on between.
       let written = 0;
       for (const started = Date.now(); Date.now() - started < 1_500; written += 10) {
