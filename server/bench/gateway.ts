@@ -282,6 +282,8 @@ export function gatewayTargets({ rows, streaming, throughput }: GatewayResults):
   // What two workers could reach on this machine at one worker's CPU per request, given what the load and the
   // model took beside them: the cores left to Engram over the cores one worker used.
   const ceiling = single && pair ? (availableParallelism() - pair.loadAndModelCores) / single.engramCores : Number.NaN;
+  // The cores 1.8× would take at two workers' CPU per request, Engram's and the load's and the model's alike.
+  const coresFor18 = pair ? (1.8 / (two / one)) * (pair.engramCores + pair.loadAndModelCores) : Number.NaN;
   return [
     atMost("chat pass-through, added p50, c=1", passThrough1, 0.5),
     atMost("chat pass-through, added p50, c=1, vs Portkey's", passThrough1, portkey1 / 4, `¼ × ${portkey1.toFixed(2)} ms`),
@@ -297,7 +299,7 @@ export function gatewayTargets({ rows, streaming, throughput }: GatewayResults):
       "1.80×",
     ),
     ...(cpuUsageAvailable
-      ? [reported("  cores used by Engram + the load and the model, 1 worker / 2", `${cores(single)} / ${cores(pair)}; ${availableParallelism()} cores allow ${ceiling.toFixed(2)}×`)]
+      ? [reported("  cores used by Engram + the load and the model, 1 worker / 2", `${cores(single)} / ${cores(pair)}; ${availableParallelism()} cores allow ${ceiling.toFixed(2)}×; 1.80× takes ${coresFor18.toFixed(2)}`)]
       : []),
     atMost("streaming, time to first byte added over direct, p50, c=1", streaming.engram - streaming.direct, 1),
   ];
