@@ -2,7 +2,7 @@ import { analyzeText } from "@engram/retrieval";
 import { CHANGES_PER_TRANSACTION, type ProcessResult, REFLECTION_BATCH, type ReflectionContext, type ReflectionProcess } from "../process";
 import { type Entry, entryOf, type Merge, mergesOf, similarity } from "./merge-plan";
 import { similarGroups, type TermSet, termSet } from "./near-duplicates";
-import { type Pace, pacer, textUnits } from "./pacing";
+import { BOOKKEEPING_UNITS, type Pace, pacer, textUnits } from "./pacing";
 import { scopePages } from "./scope-pages";
 
 /** Ids named in a survivor's reason; each duplicate's own event names the survivor. */
@@ -132,8 +132,7 @@ export const duplicatesProcess: ReflectionProcess = {
       const agent = byAgent.get(entry.agentSlug);
       if (agent) agent.push(entry);
       else byAgent.set(entry.agentSlug, [entry]);
-      // A hundredth of signing a memory's terms (similarGroups).
-      if (pace.due(0.01)) await pace.pause();
+      if (pace.due(BOOKKEEPING_UNITS)) await pace.pause();
     }
 
     let actions = 0;

@@ -4,7 +4,7 @@
  * signatures split into bands (locality-sensitive hashing): two sets land in the same bucket of a band
  * with a probability that rises steeply with their similarity. Every candidate is checked exactly.
  */
-import { type Pace, TERMS_PER_UNIT } from "./pacing";
+import { BOOKKEEPING_UNITS, type Pace, TERMS_PER_UNIT } from "./pacing";
 
 /**
  * A memory's analysed terms as their distinct 32-bit hashes, ascending. Numbering terms in a vocabulary of the
@@ -219,8 +219,8 @@ export async function similarGroups(sets: readonly TermSet[], options: ClusterOp
   const present: number[] = [];
   for (let i = 0; i < sets.length; i++) {
     if (sets[i]!.length > 0) present.push(i);
-    // Bookkeeping over a set costs about a hundredth of signing it, but over a whole scope it adds up.
-    if (due(0.01)) await pause();
+    // Little per set, but over a whole scope it adds up.
+    if (due(BOOKKEEPING_UNITS)) await pause();
   }
   const signatures = await signaturesOf(sets, width, pace);
 
@@ -269,10 +269,10 @@ export async function similarGroups(sets: readonly TermSet[], options: ClusterOp
 
   const byRoot = new Map<number, number[]>();
   for (const i of present) {
-    if (due(0.01)) await pause();
+    if (due(BOOKKEEPING_UNITS)) await pause();
     // Most sets join no group: only those that did are gathered, each group of two or more.
-    if (groups.sizeOf(i) < 2) continue;
     const root = groups.find(i);
+    if (groups.sizeOf(root) < 2) continue;
     const group = byRoot.get(root);
     if (group) group.push(i);
     else byRoot.set(root, [i]);

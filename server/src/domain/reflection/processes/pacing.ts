@@ -16,6 +16,9 @@ const COMPARISONS_PER_UNIT = 32;
  */
 const MIN_TERMS_COMPARED = 32;
 
+/** Bookkeeping over one memory or set (listing, sorting, gathering): about a hundredth of signing its terms. */
+export const BOOKKEEPING_UNITS = 0.01;
+
 /** Reading a memory's analysed text into terms. */
 export const textUnits = (analysedText: string) => Math.max(1, analysedText.length / CHARS_PER_TERM / TERMS_PER_UNIT);
 
