@@ -65,46 +65,72 @@ export function rankLexically(
 ): LexicalMatch[] {
   const concepts = query.every((item) => typeof item === "string") ? exactConcepts(query as readonly string[]) : (query as readonly QueryConcept[]);
   if (concepts.length === 0 || documents.length === 0) return [];
-  const wanted = new Set(conceptTerms(concepts, { synonyms: true }));
-  const analysed = documents.map((doc) => ({ id: doc.id, ...termFrequencies(doc, wanted) }));
-  const stats = collection ?? statsOf(analysed);
+  const wanted = wantedTerms(concepts);
+  const stats = collection ?? statsOf(documents, wanted);
   const averageLength = stats.averageLength || 1;
 
   // A term's idf depends on the collection alone: weighed once, not once per document holding it.
-  const idf = new Map<string, number>();
-  for (const term of wanted) {
+  const idf = new Float64Array(wanted.terms.length);
+  wanted.terms.forEach((term, i) => {
     // The collection may lag a just-written document by a moment: never let df fall below 1.
     const df = Math.max(1, stats.documentFrequency.get(term) ?? 0);
     const n = Math.max(stats.documents, df);
-    idf.set(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
-  }
+    idf[i] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  });
+  // One document's counts at a time, in one array: ranking a hundred candidates allocates nothing per candidate.
+  const weighed: WeighedDocument = { counts: new Float64Array(wanted.terms.length), idf, lengthNorm: 0 };
   const matches: LexicalMatch[] = [];
-  for (const doc of analysed) {
-    if (doc.counts.size === 0) continue;
-    const weighed: WeighedDocument = { counts: doc.counts, idf, lengthNorm: K1 * (1 - B + (B * doc.length) / averageLength) };
+  for (const doc of documents) {
+    if (!countWanted(doc, wanted, weighed.counts)) continue;
+    weighed.lengthNorm = K1 * (1 - B + (B * weightedLength(doc)) / averageLength);
     let score = 0;
-    for (const concept of concepts) score += conceptScore(concept, weighed);
+    for (const concept of wanted.concepts) score += conceptScore(concept, weighed);
     if (score > 0) matches.push({ id: doc.id, score });
   }
   return matches.sort((a, b) => b.score - a.score);
 }
 
-/** A document's query-term counts, with what BM25 weighs them by. */
+/** A concept with its terms as indexes into the query's distinct terms. */
+interface IndexedConcept {
+  forms: readonly number[];
+  parts: readonly number[];
+  synonyms: ReadonlyArray<readonly number[]>;
+}
+
+/** The query's distinct terms (synonyms' words included), each concept pointing into them. */
+interface WantedTerms {
+  terms: readonly string[];
+  index: ReadonlyMap<string, number>;
+  concepts: readonly IndexedConcept[];
+}
+
+function wantedTerms(concepts: readonly QueryConcept[]): WantedTerms {
+  const terms = conceptTerms(concepts, { synonyms: true });
+  const index = new Map(terms.map((term, i) => [term, i]));
+  const at = (term: string) => index.get(term)!;
+  return {
+    terms,
+    index,
+    concepts: concepts.map((concept) => ({ forms: concept.forms.map(at), parts: concept.parts.map(at), synonyms: concept.synonyms.map((words) => words.map(at)) })),
+  };
+}
+
+/** A document's query-term counts (by term index), with what BM25 weighs them by. */
 interface WeighedDocument {
-  counts: ReadonlyMap<string, number>;
-  idf: ReadonlyMap<string, number>;
+  counts: Float64Array;
+  idf: Float64Array;
   /** K1 scaled by the document's length against the average. */
   lengthNorm: number;
 }
 
 /** A term's BM25 contribution to the document's score. */
-function contribution(term: string, doc: WeighedDocument): number {
-  const tf = doc.counts.get(term);
-  return tf ? (doc.idf.get(term)! * tf * (K1 + 1)) / (tf + doc.lengthNorm) : 0;
+function contribution(term: number, doc: WeighedDocument): number {
+  const tf = doc.counts[term]!;
+  return tf ? (doc.idf[term]! * tf * (K1 + 1)) / (tf + doc.lengthNorm) : 0;
 }
 
 /** A concept's best match: an exact form, or its parts together, or a synonym (all of its words), each at its weight. */
-function conceptScore(concept: QueryConcept, doc: WeighedDocument): number {
+function conceptScore(concept: IndexedConcept, doc: WeighedDocument): number {
   let best = 0;
   for (const form of concept.forms) best = Math.max(best, contribution(form, doc));
   if (concept.parts.length > 0) {
@@ -117,7 +143,7 @@ function conceptScore(concept: QueryConcept, doc: WeighedDocument): number {
 }
 
 /** The words' contributions together, or 0 unless the document holds every one of them. */
-function everyWordScore(words: readonly string[], doc: WeighedDocument): number {
+function everyWordScore(words: readonly number[], doc: WeighedDocument): number {
   let sum = 0;
   for (const word of words) {
     const c = contribution(word, doc);
@@ -127,27 +153,51 @@ function everyWordScore(words: readonly string[], doc: WeighedDocument): number 
   return sum;
 }
 
-function statsOf(analysed: Array<{ counts: Map<string, number>; length: number }>): CollectionStats {
+/** Statistics of the documents themselves, for the query's terms. */
+function statsOf(documents: readonly LexicalDocument[], wanted: WantedTerms): CollectionStats {
   const documentFrequency = new Map<string, number>();
-  for (const doc of analysed) for (const term of doc.counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-  return { documents: analysed.length, averageLength: analysed.reduce((sum, doc) => sum + doc.length, 0) / analysed.length, documentFrequency };
+  const counts = new Float64Array(wanted.terms.length);
+  let length = 0;
+  for (const doc of documents) {
+    length += weightedLength(doc);
+    if (!countWanted(doc, wanted, counts)) continue;
+    counts.forEach((count, i) => count > 0 && documentFrequency.set(wanted.terms[i]!, (documentFrequency.get(wanted.terms[i]!) ?? 0) + 1));
+  }
+  return { documents: documents.length, averageLength: length / documents.length, documentFrequency };
 }
 
-/** Counts of the query terms in a document (subject occurrences weighted), and its weighted length. */
-function termFrequencies(doc: LexicalDocument, wanted: ReadonlySet<string>): { counts: Map<string, number>; length: number } {
-  const inText = doc.terms.counts;
-  const inSubject = doc.subjectTerms.counts;
-  const counts = new Map<string, number>();
-  // Whichever side is shorter is walked: a long query over short memories, or long memories for a short query.
-  if (inText.size + inSubject.size < wanted.size) {
-    const add = (term: string, count: number) => wanted.has(term) && counts.set(term, (counts.get(term) ?? 0) + count);
-    for (const [term, count] of inText) add(term, count);
-    for (const [term, count] of inSubject) add(term, count * (SUBJECT_WEIGHT - 1));
+/** A document's length with its subject weighted as ranking weighs it. */
+const weightedLength = (doc: LexicalDocument) => doc.terms.length + doc.subjectTerms.length * (SUBJECT_WEIGHT - 1);
+
+/**
+ * Fills `counts` with the document's count of each wanted term (subject occurrences weighted); false when it
+ * holds none of them.
+ */
+function countWanted(doc: LexicalDocument, wanted: WantedTerms, counts: Float64Array): boolean {
+  counts.fill(0);
+  const inText = countSide(doc.terms.counts, 1, wanted, counts);
+  const inSubject = countSide(doc.subjectTerms.counts, SUBJECT_WEIGHT - 1, wanted, counts);
+  return inText || inSubject;
+}
+
+/** Adds one side's counts of the wanted terms, `weight` times each; whether it holds any. */
+function countSide(side: ReadonlyMap<string, number>, weight: number, wanted: WantedTerms, counts: Float64Array): boolean {
+  let found = false;
+  // Whichever is shorter is walked: a long query over short memories, or long memories for a short query.
+  if (side.size < wanted.terms.length) {
+    for (const [term, count] of side) {
+      const i = wanted.index.get(term);
+      if (i === undefined) continue;
+      counts[i] = counts[i]! + count * weight;
+      found = true;
+    }
   } else {
-    for (const term of wanted) {
-      const count = (inText.get(term) ?? 0) + (inSubject.get(term) ?? 0) * (SUBJECT_WEIGHT - 1);
-      if (count > 0) counts.set(term, count);
+    for (let i = 0; i < wanted.terms.length; i++) {
+      const count = side.get(wanted.terms[i]!);
+      if (count === undefined) continue;
+      counts[i] = counts[i]! + count * weight;
+      found = true;
     }
   }
-  return { counts, length: doc.terms.length + doc.subjectTerms.length * (SUBJECT_WEIGHT - 1) };
+  return found;
 }

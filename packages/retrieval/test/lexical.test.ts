@@ -53,6 +53,17 @@ describe("BM25 ranking", () => {
     expect(rankLexically(queryTerms("payments deploy release"), docs, stats)).toEqual(short);
     expect(short.map((m) => m.id)).toEqual(["a", "d", "b"]);
   });
+
+  it("gives a term BM25's weight, a subject occurrence counting twice", () => {
+    const doc = analysed("a", "Payments deploy with make release.", "payments");
+    const stats = { documents: 100, averageLength: 5, documentFrequency: new Map([["payment", 10]]) };
+    // "payment" twice in the indexed text (subject and text), once more for the subject; the length likewise.
+    const [tf, length] = [doc.terms.counts.get("payment")! + doc.subjectTerms.counts.get("payment")!, doc.terms.length + doc.subjectTerms.length];
+    const idf = Math.log(1 + (100 - 10 + 0.5) / (10 + 0.5));
+    const expected = (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.3 + (0.3 * length) / 5));
+    expect(tf).toBe(3);
+    expect(rankLexically(queryTerms("payments"), [doc], stats)[0]!.score).toBeCloseTo(expected, 12);
+  });
 });
 
 describe("BM25 with collection statistics", () => {
