@@ -161,7 +161,9 @@ function statsOf(documents: readonly LexicalDocument[], wanted: WantedTerms): Co
   for (const doc of documents) {
     length += weightedLength(doc);
     if (!countWanted(doc, wanted, counts)) continue;
-    counts.forEach((count, i) => count > 0 && documentFrequency.set(wanted.terms[i]!, (documentFrequency.get(wanted.terms[i]!) ?? 0) + 1));
+    wanted.terms.forEach((term, i) => {
+      if (counts[i]! > 0) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+    });
   }
   return { documents: documents.length, averageLength: length / documents.length, documentFrequency };
 }
