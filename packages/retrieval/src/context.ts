@@ -1,6 +1,6 @@
 import { analyzeText } from "./analyze";
 import type { TermCounts } from "./lexical";
-import { type CountingWork, countTokens, countTokensWithin, tokenUpperBound } from "./token-count";
+import { type CountingWork, countTokens, countTokensWithin, tokenUpperBound, truncateToBytes, truncateToTokens } from "./token-count";
 
 export type ContextMode = "full" | "compact";
 
@@ -54,6 +54,11 @@ const EXACT_COUNTING_BUDGETS = 4;
  */
 export const MAX_WORKED_OUT_PER_BLOCK = 1_000;
 
+/** Ends a memory cut to fit the block. */
+const CUT_MARK = " …";
+/** Fewer tokens than this of a memory say too little to be worth a line. */
+const MIN_CUT_TOKENS = 16;
+
 const HEADER = "What the organization knows that may help (most useful first):";
 const EMPTY = "The organization has no stored memory relevant to this request.";
 
@@ -61,7 +66,8 @@ const EMPTY = "The organization has no stored memory relevant to this request.";
  * Assembles the runtime context block a memory-augmented model receives as a system message: one
  * entry per memory, in the given order, until the token budget (counted with the o200k tokenizer) is
  * spent. Near-duplicates of a memory already in the block are merged into it (left out), and entries
- * that would overflow are dropped whole, never cut mid-sentence.
+ * that would overflow are dropped whole, but for one: when no memory fits whole, the most useful one is cut
+ * to fit, so that a block given memories never says that nothing relevant is stored.
  */
 export function assembleContext(
   memories: readonly ContextMemory[],
@@ -77,6 +83,7 @@ export function assembleContext(
   let bound = countTokens(HEADER);
   let counted = 0;
   const work: CountingWork = { left: MAX_WORKED_OUT_PER_BLOCK };
+  let mostUsefulLeftOut: { id: string; line: string; counted: boolean } | null = null;
   for (const memory of memories) {
     const terms = new Set(memory.terms?.counts.keys() ?? analyzeText(`${memory.subject ?? ""} ${memory.text}`));
     if (includedTerms.some((kept) => jaccard(kept, terms) >= NEAR_DUPLICATE_SIMILARITY)) {
@@ -88,17 +95,39 @@ export function assembleContext(
     const exact = counted <= EXACT_COUNTING_BUDGETS * budget && work.left > 0 ? countTokensWithin(`\n${line}`, room, work) : null;
     const lineTokens = exact ?? withinBound(`\n${line}`, room);
     counted += lineTokens === false ? room + 1 : lineTokens;
-    if (lineTokens === false) continue;
+    if (lineTokens === false) {
+      mostUsefulLeftOut ??= { id: memory.id, line, counted: exact !== null };
+      continue;
+    }
     lines.push(line);
     includedIds.push(memory.id);
     includedTerms.push(terms);
     bound += lineTokens;
+  }
+  const cut = includedIds.length === 0 && mostUsefulLeftOut ? cutToFit(mostUsefulLeftOut.line, budget - bound, mostUsefulLeftOut.counted) : null;
+  if (cut) {
+    lines.push(cut.line);
+    includedIds.push(mostUsefulLeftOut!.id);
+    bound += cut.tokens;
   }
   if (includedIds.length === 0) return { systemBlock: EMPTY, includedIds, mergedIds, tokens: countTokens(EMPTY) };
   const systemBlock = lines.join("\n");
   // Exact while work is left (the lines' words are known then), else the bound the lines were fitted by.
   const tokens = work.left > 0 ? countTokensWithin(systemBlock, Infinity, work) : null;
   return { systemBlock, includedIds, mergedIds, tokens: tokens || bound };
+}
+
+/**
+ * The line cut to fit `room` (its joining newline included) and marked as cut, with its count; null when too
+ * little of it would fit. A line counted exactly before has its words known, so it is cut by their counts;
+ * one measured by its bound (the block's work was spent) is cut by its UTF-8 length, which is never less.
+ */
+function cutToFit(line: string, room: number, counted: boolean): { line: string; tokens: number } | null {
+  const within = room - tokenUpperBound(`\n${CUT_MARK}`);
+  if (within < MIN_CUT_TOKENS) return null;
+  const cut = `${(counted ? truncateToTokens(line, within) : truncateToBytes(line, within)).trimEnd()}${CUT_MARK}`;
+  const tokens = counted ? countTokensWithin(`\n${cut}`, room) : tokenUpperBound(`\n${cut}`);
+  return tokens === false || tokens > room ? null : { line: cut, tokens };
 }
 
 function withinBound(text: string, room: number): number | false {

@@ -85,6 +85,11 @@ export function tokenUpperBound(text: string): number {
   return utf8Prefix(text, Infinity).bytes;
 }
 
+/** The longest prefix of `text`, cut between characters, of at most `maxBytes` UTF-8 bytes: its bound, and so its count, is at most that. */
+export function truncateToBytes(text: string, maxBytes: number): string {
+  return text.slice(0, utf8Prefix(text, maxBytes).end);
+}
+
 /**
  * `countTokens(text)` when it is at most `limit`, else false; stops as soon as the limit is passed, so a
  * megabyte is not counted whole just to be refused. Given `work`, it spends it, and answers null once it has

@@ -129,3 +129,62 @@ describe("context assembly of hostile memories", () => {
     expect(ms).toBeLessThan(500);
   });
 });
+
+describe("a memory too long for the block on its own", () => {
+  const sentence = (i: number) => `Step ${i}: drain the ledger queue, then restart the billing workers in region r${i % 7}.`;
+  const long = (id: string, sentences: number) => memory(id, Array.from({ length: sentences }, (_, i) => sentence(i)).join(" "));
+
+  it("is cut to fit rather than leaving the block to say nothing is stored", () => {
+    const only = long("long", 400);
+    expect(countTokens(only.text)).toBeGreaterThan(2048);
+    const block = assembleContext([only], { mode: "full", now });
+    expect(block.includedIds).toEqual(["long"]);
+    const [header, line] = block.systemBlock.split("\n");
+    expect(header).toBe("What the organization knows that may help (most useful first):");
+    expect(line).toMatch(/^- \[fact about payments, today, confidence 0\.75\] Step 0: drain the ledger queue/);
+    expect(line!.endsWith(" …")).toBe(true);
+    expect(block.tokens).toBe(countTokens(block.systemBlock));
+    expect(block.tokens).toBeLessThanOrEqual(2048);
+    expect(block.tokens).toBeGreaterThan(2000);
+  });
+
+  it("is cut only when nothing fits whole: a shorter, less useful memory is listed instead", () => {
+    const block = assembleContext([long("long", 400), memory("short", "Refunds take 5 days.")], { mode: "full", now });
+    expect(block.includedIds).toEqual(["short"]);
+    expect(block.systemBlock).not.toContain("…");
+  });
+
+  it("is cut within a small budget too, and left out when too little of it would fit", () => {
+    const block = assembleContext([long("long", 40)], { mode: "compact", now, tokenBudget: 100 });
+    expect(block.includedIds).toEqual(["long"]);
+    expect(block.tokens).toBe(countTokens(block.systemBlock));
+    expect(block.tokens).toBeLessThanOrEqual(100);
+    const tiny = assembleContext([long("long", 40)], { mode: "compact", now, tokenBudget: 20 });
+    expect(tiny.includedIds).toEqual([]);
+    expect(tiny.systemBlock).toBe("The organization has no stored memory relevant to this request.");
+  });
+
+  it("of CJK clauses is cut by its counted words", () => {
+    let seed = 5;
+    const cjk = () => String.fromCharCode(0x4e00 + Math.floor(((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32) * 20000));
+    const clauses = Array.from({ length: 140 }, () => Array.from({ length: 20 }, cjk).join("")).join("，");
+    const block = assembleContext([memory("cjk", `zookeeperquorum ${clauses}`)], { mode: "full", now });
+    expect(block.includedIds).toEqual(["cjk"]);
+    expect(block.systemBlock).toContain("zookeeperquorum");
+    expect(block.tokens).toBeGreaterThanOrEqual(countTokens(block.systemBlock));
+    expect(countTokens(block.systemBlock)).toBeLessThanOrEqual(2048);
+  });
+
+  it("of words never seen before is cut by its UTF-8 length once the block's work is spent", () => {
+    let placed = 1_000_000;
+    const word = () => Array.from({ length: 6 }, (_, k) => String.fromCharCode(97 + ((Math.imul(++placed, 2654435761) >>> (k * 5)) % 26))).join("");
+    const text = Array.from({ length: 1300 }, word).join(" ");
+    const before = preTokensWorkedOut();
+    const block = assembleContext([memory("new", text)], { mode: "full", now });
+    expect(preTokensWorkedOut() - before).toBeLessThanOrEqual(MAX_WORKED_OUT_PER_BLOCK + 1);
+    expect(block.includedIds).toEqual(["new"]);
+    expect(block.systemBlock.endsWith(" …")).toBe(true);
+    expect(block.tokens).toBeGreaterThanOrEqual(countTokens(block.systemBlock));
+    expect(block.tokens).toBeLessThanOrEqual(2048);
+  });
+});

@@ -59,6 +59,30 @@ describe("chat completions through an OpenAI-compatible upstream", () => {
     expect(data.usage!.prompt_tokens).toBeGreaterThan(30);
   });
 
+  it("grounds the answer in a memory too long for the block on its own, cut to fit, and retrieve's block lists it too", async () => {
+    // About 3,200 tokens in 8,000 characters: more than the block's 2,048.
+    const steps = Array.from({ length: 400 }, (_, i) => `Step ${i}: drain zk-${i}.q/${i * 7}, restart b${i % 7}.`).join(" ");
+    const { token } = await tenantWithMemories(server, [{ text: `Restarting the zookeeper quorum. ${steps}`.slice(0, 8000), subject: "zookeeper" }]);
+    upstream.behave(answer(["Drain the quorum first."]));
+    const { data, response } = await openai(server, token)
+      .chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "How do we restart the zookeeper quorum?" }] })
+      .withResponse();
+    expect(response.headers.get("x-engram-memories-used")).toBe("1");
+    const block = injectedBlock(upstream.last().body.messages)!;
+    expect(block).toContain("Restarting the zookeeper quorum. Step 0: drain zk-0.q/0");
+    expect(block.endsWith(" …")).toBe(true);
+    expect(data.usage!.prompt_tokens).toBeGreaterThan(2000);
+
+    const retrieved = await fetch(`${server.url}/v1/memory/retrieve`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "zookeeper quorum restart", includeContext: true }),
+    }).then((r) => r.json() as Promise<{ memories: unknown[]; context: { systemBlock: string; stats: { tokens: number } } }>);
+    expect(retrieved.memories).toHaveLength(1);
+    expect(retrieved.context.systemBlock).toContain("Restarting the zookeeper quorum. Step 0: drain zk-0.q/0");
+    expect(retrieved.context.stats.tokens).toBeLessThanOrEqual(2048);
+  });
+
   it("forwards the sampling parameters as given, and the documented defaults when omitted", async () => {
     const { token } = await tenantWithMemories(server);
     const client = openai(server, token);
