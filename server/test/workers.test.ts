@@ -116,6 +116,33 @@ describe("engram serve with workers", () => {
     expect(ingested.filter((a) => !a.body.replayed)).toHaveLength(1);
   });
 
+  it("moves each workflow from the state the last committed move left, whichever workers its events reach at once", async () => {
+    const { token } = await newToken(await owner());
+    const subjects = ["INC-W1", "INC-W2", "INC-W3"];
+    const sends = subjects.flatMap((subject) =>
+      Array.from({ length: 8 }, (_, i) => {
+        const type = i % 2 === 0 ? "incident.opened" : "incident.resolved";
+        return onNewConnection(`${serve.url}/v1/memory/events`, { headers: bearer(token), body: { type, text: `${type} ${i} ${subject}`, source: "pd", subject } });
+      }),
+    );
+    const answers = await Promise.all(sends);
+    expect(answers.map((a) => a.status)).toEqual(Array(answers.length).fill(201));
+    const stored = await db.workflowState.findMany({ where: { subject: { in: subjects } } });
+    for (const subject of subjects) {
+      const changes: Array<{ from: string | null; to: string }> = answers.flatMap((a) => a.body.workflowChanges).filter((c: { subject: string }) => c.subject === subject);
+      expect(changes).toHaveLength(8);
+      // The moves chain (each from the state another left) exactly when only the first starts from none and every
+      // state is left as often as it was reached, but the last one, which is stored.
+      const final = stored.find((row) => row.subject === subject)!.state;
+      expect(changes.filter((c) => c.from === null)).toHaveLength(1);
+      for (const state of new Set(changes.map((c) => c.to))) {
+        const reached = changes.filter((c) => c.to === state).length;
+        const left = changes.filter((c) => c.from === state).length;
+        expect({ state, surplus: reached - left }).toEqual({ state, surplus: state === final ? 1 : 0 });
+      }
+    }
+  });
+
   it("refuses a revoked token on every worker at once, though each had just verified it", async () => {
     const client = await owner();
     const { id, token } = await newToken(client);

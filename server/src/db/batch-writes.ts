@@ -5,7 +5,7 @@ import { businessEventRows, businessEventTable } from "./tables/business-events"
 import { deleteExpiredKeys, idempotencyRecordTable, idempotencyRows } from "./tables/idempotency-records";
 import { memoryRows, memoryTable } from "./tables/memories/memory-table";
 import { historyRows, memoryHistoryTable } from "./tables/memory-history";
-import { workflowStateRows, workflowStateTable } from "./tables/workflow-states";
+import { replacedWorkflowStates, workflowStateRows, workflowStateTable } from "./tables/workflow-states";
 
 /** The domain's batch operations as the rows (and deletes) of the tables they write. */
 export function writeBatchOver(unit: UnitOfWork): WriteBatch {
@@ -20,6 +20,10 @@ export function writeBatchOver(unit: UnitOfWork): WriteBatch {
       unit.insert(memoryTable, memoryRows(memories));
       unit.insert(memoryHistoryTable, historyRows(history));
     },
-    upsertWorkflows: (states) => unit.insert(workflowStateTable, workflowStateRows(states)),
+    moveWorkflows(moves) {
+      const replaced = replacedWorkflowStates(moves);
+      if (replaced) unit.delete(replaced);
+      unit.insert(workflowStateTable, workflowStateRows(moves.map((move) => move.state)));
+    },
   };
 }

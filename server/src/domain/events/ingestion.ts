@@ -62,7 +62,7 @@ async function decideEvents(store: Store, writers: EventSubmission[]) {
     const body = eventAnswer(plan.event, plan.candidate ? [plan.candidate.memory.id] : [], changes.perPlan[i]!);
     return { status: 201, body, write: (batch: WriteBatch) => writeEvent(batch, plan, body) };
   });
-  return { decisions, writeShared: (batch: WriteBatch) => batch.upsertWorkflows(changes.finalStates) };
+  return { decisions, writeShared: (batch: WriteBatch) => batch.moveWorkflows(changes.moves) };
 }
 
 function writeEvent(batch: WriteBatch, plan: EventPlan, answer: TEventResult): void {
@@ -70,22 +70,28 @@ function writeEvent(batch: WriteBatch, plan: EventPlan, answer: TEventResult): v
   if (plan.candidate) batch.insertMemories([plan.candidate.memory], [plan.candidate.history]);
 }
 
-/** Applies the batch's workflow moves in arrival order; returns each plan's change and the final states. */
+/**
+ * Applies the batch's workflow moves in arrival order, from the states stored when it was decided; returns each
+ * plan's change, and each workflow's final state with the stored one it replaces (the write's compare-and-set).
+ */
 async function moveWorkflows(store: Store, plans: EventPlan[]) {
   const keys = new Map<string, WorkflowKey>();
   for (const plan of plans) if (plan.workflowMove) keys.set(workflowKeyId(plan.workflowMove.key), plan.workflowMove.key);
-  const current = new Map<string, WorkflowStateRecord>();
-  for (const record of await store.workflows.findMany([...keys.values()])) current.set(workflowKeyId(record), record);
+  const stored = new Map<string, WorkflowStateRecord>();
+  for (const record of await store.workflows.findMany([...keys.values()])) stored.set(workflowKeyId(record), record);
 
+  const current = new Map(stored);
   const touched = new Set<string>();
   const perPlan = plans.map((plan): TWorkflowChange[] => {
     const move = plan.workflowMove;
     if (!move) return [];
     const id = workflowKeyId(move.key);
-    const from = current.get(id)?.state ?? null;
-    current.set(id, { ...move.key, state: move.state, details: move.details, lastEventId: plan.event.id, updatedAt: plan.event.receivedAt });
+    const before = current.get(id);
+    const at = plan.event.receivedAt;
+    current.set(id, { ...move.key, state: move.state, details: move.details, lastEventId: plan.event.id, updatedAt: at, createdAt: before?.createdAt ?? at });
     touched.add(id);
-    return [{ workflow: move.key.workflow, subject: move.key.subject, track: move.key.track || null, from, to: move.state }];
+    return [{ workflow: move.key.workflow, subject: move.key.subject, track: move.key.track || null, from: before?.state ?? null, to: move.state }];
   });
-  return { perPlan, finalStates: [...touched].map((id) => current.get(id)!) };
+  const moves = [...touched].map((id) => ({ state: current.get(id)!, replacing: stored.get(id)?.lastEventId ?? null }));
+  return { perPlan, moves };
 }

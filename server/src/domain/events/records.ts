@@ -41,4 +41,6 @@ export interface WorkflowStateRecord {
   details: Record<string, unknown>;
   lastEventId: string;
   updatedAt: Date;
+  /** When the first event about it was stored. */
+  createdAt: Date;
 }

@@ -72,13 +72,19 @@ export interface IdempotentBatchOptions<TSubmission extends KeyedSubmission, TBo
   clock: Clock;
 }
 
+/**
+ * A batch is decided again each time another process commits first a key it claims or a workflow it moves:
+ * every attempt lost is another's won, so only a subject moved by many processes at once takes several.
+ */
+const MAX_ATTEMPTS = 10;
+
 const keyIdOf = (submission: KeyedSubmission) => (submission.key === null ? null : scopeKey(submission.caller, submission.key));
 
 /**
  * Writes a batch exactly once per idempotency key: reads the answers already stored for its keys (a
  * lone request's only once its claim has failed), lets each key's first submission decide and write, and
- * commits every row and every key claim in one transaction. A batch that loses a key to another server
- * process rolls back and is decided again, finding that process's answer to repeat.
+ * commits every row and every key claim in one transaction. A batch that loses a key (or a workflow's move) to
+ * another server process rolls back and is decided again, finding that process's answer to repeat (or its state).
  */
 export async function writeIdempotentBatch<TSubmission extends KeyedSubmission, TBody>(
   store: Store,
@@ -92,7 +98,7 @@ export async function writeIdempotentBatch<TSubmission extends KeyedSubmission, 
     try {
       return await decideAndWrite(store, batch, options, readKeys);
     } catch (error) {
-      if (!(error instanceof DuplicateKeyError) || attempt >= 3) throw error;
+      if (!(error instanceof DuplicateKeyError) || attempt >= MAX_ATTEMPTS) throw error;
       readKeys = true;
     }
   }

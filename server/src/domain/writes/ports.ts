@@ -46,6 +46,10 @@ export interface WriteBatch {
   insertEvents(events: ReadonlyArray<{ event: BusinessEventRecord; answer: unknown }>): void;
   /** Memories with their first history entries. */
   insertMemories(memories: readonly PlannedMemory[], history: readonly HistoryRecord[]): void;
-  /** Inserts or replaces each workflow record; keys must be distinct. */
-  upsertWorkflows(states: readonly WorkflowStateRecord[]): void;
+  /**
+   * Moves each workflow to its new state, compare-and-set: from the state last set by `replacing` (its
+   * lastEventId), or from none stored when null. A workflow another process moved meanwhile fails the batch
+   * with DuplicateKeyError, to be decided again; keys must be distinct.
+   */
+  moveWorkflows(moves: ReadonlyArray<{ state: WorkflowStateRecord; replacing: string | null }>): void;
 }
