@@ -68,8 +68,12 @@ async function owner(): Promise<SessionClient> {
   return client;
 }
 
-async function newToken(client: SessionClient, environment: "production" | "staging" = "production"): Promise<{ id: string; token: string }> {
-  const res = await client.post("/api/organization/tokens", { name: `t-${Math.random()}`, scopes: ["memory:read", "memory:write", "inference:chat"], environment });
+async function newToken(
+  client: SessionClient,
+  environment: "production" | "staging" = "production",
+  scopes = ["memory:read", "memory:write", "inference:chat"],
+): Promise<{ id: string; token: string }> {
+  const res = await client.post("/api/organization/tokens", { name: `t-${Math.random()}`, scopes, environment });
   if (res.status !== 201) throw new Error(`token create answered ${res.status}: ${JSON.stringify(res.body)}`);
   return { id: res.body.record.id, token: res.body.token };
 }
@@ -140,6 +144,31 @@ describe("engram serve with workers", () => {
         const left = changes.filter((c) => c.from === state).length;
         expect({ state, surplus: reached - left }).toEqual({ state, surplus: state === final ? 1 : 0 });
       }
+    }
+  });
+
+  it("lists a memory's history in the order its changes committed, however they raced on the workers", async () => {
+    const { token } = await newToken(await owner(), "production", ["memory:read", "memory:write", "memory:control", "memory:delete"]);
+    for (let round = 0; round < 3; round++) {
+      const { body } = await onNewConnection(`${serve.url}/v1/memory`, { headers: bearer(token), body: { text: `Raced change ${round}.` } });
+      const id: string = body.memory.id;
+      const actions = ["suppress", "restore", "reinforce", "suppress", "restore", "reinforce", "suppress", "restore"];
+      const answers = await Promise.all([
+        ...actions.map((action) => onNewConnection(`${serve.url}/v1/memory/${id}/${action}`, { headers: bearer(token), body: {} })),
+        onNewConnection(`${serve.url}/v1/memory/${id}`, { method: "DELETE", headers: bearer(token) }),
+      ]);
+      // Each change applies (200) or finds the state another left (409); the tombstone always applies.
+      expect(answers.filter((a) => a.status !== 200 && a.status !== 409)).toEqual([]);
+      expect(answers.at(-1)!.status).toBe(200);
+      const { body: provenance } = await onNewConnection(`${serve.url}/v1/memory/${id}/provenance`, { method: "GET", headers: bearer(token) });
+      const history: Array<{ action: string; fromState: string | null; toState: string; at: string }> = provenance.history;
+      expect(history[0]).toMatchObject({ action: "created", fromState: null });
+      for (let i = 1; i < history.length; i++) {
+        expect({ entry: i, from: history[i]!.fromState }).toEqual({ entry: i, from: history[i - 1]!.toState });
+        expect(Date.parse(history[i]!.at)).toBeGreaterThan(Date.parse(history[i - 1]!.at));
+      }
+      expect(history.at(-1)!.toState).toBe(provenance.memory.state);
+      expect(provenance.memory.updatedAt).toBe(history.at(-1)!.at);
     }
   });
 

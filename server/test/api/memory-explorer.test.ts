@@ -301,13 +301,34 @@ describe("changing a memory's state", () => {
     const admin = await server.signedIn(org.orgId, "admin");
     let memory: { lastReinforcedAt: string; updatedAt: string };
     try {
-      clockOffset = -2 * DAY;
+      // Ahead by two hours, within the session's lifetime.
+      clockOffset = DAY / 12;
       memory = expectOk(await admin.post(`/api/memory/${id}/reinforce`, { reason: "Used it" })).memory;
     } finally {
       clockOffset = 0;
     }
-    expect(Date.now() - Date.parse(memory.lastReinforcedAt)).toBeGreaterThan(DAY);
+    expect(Date.parse(memory.lastReinforcedAt) - Date.now()).toBeGreaterThan(DAY / 24);
     expect(memory.updatedAt).toBe(memory.lastReinforcedAt);
+  });
+
+  it("dates a change after the memory's latest, though the server's clock went back, so its history stays in order", async () => {
+    const org = await newOrg();
+    const id = await encode(org.token, `Clocked back ${word()}.`);
+    const admin = await server.signedIn(org.orgId, "admin");
+    let reinforced: { lastReinforcedAt: string; updatedAt: string };
+    let suppressed: { updatedAt: string };
+    try {
+      clockOffset = -2 * DAY;
+      reinforced = expectOk(await admin.post(`/api/memory/${id}/reinforce`, { reason: "Used it" })).memory;
+      suppressed = expectOk(await admin.post(`/api/memory/${id}/suppress`, { reason: "Wrong" })).memory;
+    } finally {
+      clockOffset = 0;
+    }
+    const { history } = await v1(org.token, `/v1/memory/${id}/provenance`, undefined, "GET");
+    const times = history.map((entry: { at: string }) => Date.parse(entry.at));
+    expect(history.map((entry: { action: string }) => entry.action)).toEqual(["created", "reinforced", "suppressed"]);
+    expect(times).toEqual([times[0], times[0] + 1, times[0] + 2]);
+    expect([reinforced.lastReinforcedAt, reinforced.updatedAt, suppressed.updatedAt]).toEqual([history[1].at, history[1].at, history[2].at]);
   });
 
   it("records each change with the person and the reason, seen through /v1 provenance", async () => {

@@ -29,7 +29,7 @@ export function candidateService(store: Store, { clock }: { clock: Clock }) {
       const toState = decision === "promoted" ? "durable" : "tombstoned";
       const updated = await tx.memories.changeState(memoryId, "candidate", toState, at);
       if (!updated) throw new AppError("invalid_state_transition", `Memory ${memoryId} was changed by another request; it is no longer a candidate.`);
-      await tx.memories.appendHistory({
+      const changedAt = await tx.memories.appendHistory({
         memoryId,
         action: decision,
         fromState: "candidate",
@@ -40,7 +40,7 @@ export function candidateService(store: Store, { clock }: { clock: Clock }) {
         requestId: null,
         createdAt: at,
       });
-      return memoryView(updated);
+      return memoryView({ ...updated, updatedAt: changedAt });
     });
   }
 

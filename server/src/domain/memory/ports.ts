@@ -42,8 +42,14 @@ export interface MemoryRepository {
    * Counts a reinforcement and adds its use time through `addUse`, under the row's write lock (taken by the
    * first statement), so concurrent reinforcements each count and none loses another's use time.
    */
-  recordReinforcement(id: string, at: Date, addUse: (recentUses: readonly Date[]) => Date[]): Promise<MemoryRecord>;
-  appendHistory(entry: HistoryRecord): Promise<void>;
+  /** `addUse` is given the time the use takes: `at`, or just after the latest history entry (see appendHistory). */
+  recordReinforcement(id: string, at: Date, addUse: (recentUses: readonly Date[], at: Date) => Date[]): Promise<MemoryRecord>;
+  /**
+   * Appends an entry for a change that holds the memory's row: at its time, or just after the latest entry when a
+   * change that committed first took a later one (the memory's updatedAt moved with it), so the history lists the
+   * changes in the order they committed. Returns the time the entry took.
+   */
+  appendHistory(entry: HistoryRecord): Promise<Date>;
   /** A memory's history, oldest first (by time, then id), after `after` when given, at most `limit` entries. */
   history(memoryId: string, after: PagePosition | null, limit: number): Promise<StoredHistoryEntry[]>;
   /** What superseded a durable memory (reflection's link) and its confidence before it was lowered; null when nothing did. */

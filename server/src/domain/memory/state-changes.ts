@@ -63,8 +63,8 @@ export function memoryStateChanges(store: Pick<Store, "transaction" | "memories"
     const changed = await store.transaction(async (tx) => {
       const updated = await tx.memories.dismissSupersession(memory.id, supersession.supersededBy, confidence, at);
       if (!updated) return null;
-      await tx.memories.appendHistory(historyRow({ memoryId: memory.id, action: "restored", fromState: "durable", toState: "durable" }, author, why, at));
-      return updated;
+      const changedAt = await tx.memories.appendHistory(historyRow({ memoryId: memory.id, action: "restored", fromState: "durable", toState: "durable" }, author, why, at));
+      return { ...updated, updatedAt: changedAt };
     });
     return changed && { memory: memoryView(changed) };
   }
@@ -93,8 +93,8 @@ export function memoryStateChanges(store: Pick<Store, "transaction" | "memories"
           const updated = await tx.memories.changeState(id, memory.state, to, at);
           if (!updated) return null;
           if (to === "tombstoned") await tx.embeddings.remove(id);
-          await tx.memories.appendHistory(historyRow({ memoryId: id, action, fromState: memory.state, toState: to }, author, reason, at));
-          return updated;
+          const changedAt = await tx.memories.appendHistory(historyRow({ memoryId: id, action, fromState: memory.state, toState: to }, author, reason, at));
+          return { ...updated, updatedAt: changedAt };
         });
         if (changed) return { memory: memoryView(changed) };
         // Another request changed the memory after it was read: each pass means one did, so this ends.
@@ -106,8 +106,8 @@ export function memoryStateChanges(store: Pick<Store, "transaction" | "memories"
       await found(lookup, id);
       const at = clock();
       const memory = await store.transaction(async (tx) => {
-        const counted = await tx.memories.recordReinforcement(id, at, (recentUses) => recordUse(recentUses, at));
-        await tx.memories.appendHistory(historyRow({ memoryId: id, action: "reinforced", fromState: counted.state, toState: counted.state }, author, reason, at));
+        const counted = await tx.memories.recordReinforcement(id, at, recordUse);
+        await tx.memories.appendHistory(historyRow({ memoryId: id, action: "reinforced", fromState: counted.state, toState: counted.state }, author, reason, counted.updatedAt));
         return counted;
       });
       return { memory: memoryView(memory) };

@@ -7,7 +7,7 @@ import type { Dialect } from "../../dialect";
 import { empty, insertStatements, join, packedDate, raw, type Sql, sql } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
 import type { SqlSession } from "../../sql-session";
-import { historyRows, memoryHistoryTable } from "../memory-history";
+import { entryTimeAfter, historyRows, latestEntryTime, memoryHistoryTable } from "../memory-history";
 import { recentUsesOf } from "../memories/memory-table";
 import { reflectionEventTable } from "./reflection-events";
 
@@ -111,9 +111,19 @@ const HISTORY_ACTION_FOR_STATE: Partial<Record<TMemoryState, "suppressed" | "pro
  */
 export function reflectionMemoryRepository(session: SqlSession, dialect: Dialect, pages: SqlReads = session): ReflectionMemoryRepository {
   const inScope = (scope: ReflectionScope, id: string) => sql`"id" = ${id} AND "orgId" = ${scope.orgId} AND "environment" = ${scope.environment}`;
+  /** The time an entry about the memory takes, once the change holds its row (memory-history.ts). */
+  async function entryTime(memoryId: string, at: Date): Promise<Date> {
+    const [latest] = await session.rows<{ createdAt: unknown }>(latestEntryTime(memoryId));
+    return entryTimeAfter(packedDate(latest?.createdAt ?? null), at);
+  }
   /** The history row and the event of a change that applied. */
   async function explain(scope: ReflectionScope, runId: string, change: ReflectionChange, history: ReturnType<typeof historyOf>, at: Date): Promise<void> {
-    for (const statement of insertStatements(memoryHistoryTable, historyRows([history]))) await session.changes(statement);
+    // As the API's changes write theirs (appendHistory): after the latest entry, the memory's updatedAt moved with it.
+    const entryAt = await entryTime(change.memoryId, history.createdAt);
+    if (entryAt !== history.createdAt) {
+      await session.changes(sql`UPDATE "Memory" SET "updatedAt" = ${entryAt} WHERE "id" = ${change.memoryId} AND "updatedAt" = ${history.createdAt}`);
+    }
+    for (const statement of insertStatements(memoryHistoryTable, historyRows([{ ...history, createdAt: entryAt }]))) await session.changes(statement);
     await session.changes(eventStatement(scope, runId, change, at));
   }
   return {
@@ -147,10 +157,13 @@ export function reflectionMemoryRepository(session: SqlSession, dialect: Dialect
         RETURNING "recentUses", "createdAt", "lastReinforcedAt"`);
       if (!touched) return false;
       const uses = recentUsesOf({ recentUses: touched.recentUses, createdAt: packedDate(touched.createdAt)!, lastReinforcedAt: packedDate(touched.lastReinforcedAt) });
+      // The use is dated as its history entry will be, as the API's reinforcement dates it.
+      const usedAt = await entryTime(change.memoryId, at);
       await session.changes(sql`
-        UPDATE "Memory" SET "reinforcementCount" = "reinforcementCount" + 1, "lastReinforcedAt" = ${at}, "recentUses" = ${JSON.stringify(recordUse(uses, at))}
+        UPDATE "Memory" SET "reinforcementCount" = "reinforcementCount" + 1, "lastReinforcedAt" = ${usedAt}, "recentUses" = ${JSON.stringify(recordUse(uses, usedAt))},
+          "updatedAt" = ${usedAt}
         WHERE "id" = ${change.memoryId}`);
-      await explain(scope, runId, change, historyOf(scope, runId, change, "durable", "durable", "reinforced", at), at);
+      await explain(scope, runId, change, historyOf(scope, runId, change, "durable", "durable", "reinforced", usedAt), at);
       return true;
     },
 
