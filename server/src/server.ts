@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { createApp } from "./app";
 import { continueUnlessOversized } from "./http/body";
-import { answerClientError, refuseConnect, requiringHost } from "./http/client-errors";
+import { answerClientError, refuseConnect, refuseExpectation, requiringHost } from "./http/client-errors";
 import type { ServerConfig } from "./config";
 import { openStore, type StoreOptions } from "./db/store";
 import { systemClock } from "./domain/kernel/clock";
@@ -116,6 +116,7 @@ async function serveHttp(services: Services, config: ServerConfig, logger: Logge
   const server = createServer({ ...serverOptions, requireHostHeader: false }, requiringHost(listener)).listen(config.port, config.host);
   server.on("clientError", answerClientError);
   server.on("connect", refuseConnect);
+  server.on("checkExpectation", refuseExpectation);
   // Checked for Host before the body is invited, as every request is.
   server.on("checkContinue", requiringHost(continueUnlessOversized(listener)));
   await new Promise<void>((resolve, reject) => {

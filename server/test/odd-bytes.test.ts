@@ -106,6 +106,19 @@ describe("path parameters", () => {
   });
 });
 
+describe("query parameters", () => {
+  it("answer 400 invalid_parameter naming the parameter when they do not decode, as path parameters do", async () => {
+    const get = (query: string) => sendRaw(server.url, { method: "GET", path: `/v1/memory/${memoryId}/provenance?${query}`, headers: { authorization: `Bearer ${token}` } });
+    for (const bad of ["%ZZ", "%ED%A0%80", "%E0%A4%A", "%", "%C0%AF", "%FF"]) {
+      expectError(await get(`historyCursor=${bad}`), 400, "invalid_parameter", "historyCursor");
+      expectError(await get(`historyLimit=5&historyCursor=${bad}`), 400, "invalid_parameter", "historyCursor");
+    }
+    expectError(await get("history%ZZ=5"), 400, "invalid_parameter", "history%ZZ");
+    expect((await get("historyLimit=5")).status).toBe(200);
+    await expectNothingStored();
+  });
+});
+
 describe("bytes that are not UTF-8", () => {
   it("answer 400 invalid_json instead of being replaced with U+FFFD", async () => {
     for (const bad of [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80]]) {
@@ -323,6 +336,20 @@ describe("headers", () => {
       body: JSON.stringify({ query: "x" }),
     });
     expectError(res, 400, "invalid_parameter", "X-Service-Agent");
+  });
+
+  it("asking an expectation other than 100-continue are refused with 417 in the documented shape, and the server goes on serving", async () => {
+    for (const expect of ["200-ok", "102-processing"]) {
+      const res = await sendRaw(server.url, {
+        method: "POST",
+        path: "/v1/memory/retrieve",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", expect },
+        body: JSON.stringify({ query: "x" }),
+      });
+      expectError(res, 417, "expectation_failed");
+    }
+    expect((await sendRaw(server.url, { method: "GET", path: "/v1/models", headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    await expectNothingStored();
   });
 
   it("of absurd length are refused by the HTTP parser with 431, and the server goes on serving", async () => {

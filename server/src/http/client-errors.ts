@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { TErrorCode } from "@engram/contract";
@@ -37,6 +37,14 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
 /** The server's `connect` listener: Node hands CONNECT to it alone (with none, it drops the connection unanswered). */
 export function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
   endWithError(socket as Socket, "malformed_request", "CONNECT is not served: this server is no proxy.");
+}
+
+/** The server's `checkExpectation` listener: an `Expect` other than `100-continue` (Node's own answer is an empty 417). */
+export function refuseExpectation(request: IncomingMessage, response: ServerResponse): void {
+  const expected = String(request.headers.expect).slice(0, 100);
+  const body = JSON.stringify(errorBody("expectation_failed", `Expect: ${expected} cannot be met; this server meets only Expect: 100-continue.`));
+  response.writeHead(417, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
+  response.end(body);
 }
 
 /**

@@ -68,7 +68,7 @@ export const requestValidationErrorHandlerFor =
 export const notFoundHandlerFor =
   (send: SendError): RequestHandler =>
   (req, res) =>
-    send(res, new AppError("route_not_found", `No route ${req.method} ${req.path}.`));
+    send(res, new AppError("route_not_found", `No route ${req.method} ${req.baseUrl}${req.path}.`));
 
 /** The documented error for a failure of Express's routing or body reading, or null for anything else. */
 export function requestErrorOf(error: unknown): AppError | null {

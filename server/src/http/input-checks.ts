@@ -95,11 +95,31 @@ export function bodyProblem(body: unknown): BodyProblem | null {
 }
 
 /**
+ * The key (as sent, at most 100 characters) of the first query parameter whose key or value is not validly
+ * percent-encoded UTF-8, or null. The query parser keeps such a part as typed, where a path parameter is refused:
+ * `?q=%ED%A0%80` (an encoded surrogate) would be searched for as the letters and digits of its escapes.
+ */
+function malformedQueryKey(url: string): string | null {
+  const start = url.indexOf("?");
+  if (start === -1) return null;
+  for (const part of url.slice(start + 1).split("&")) {
+    try {
+      decodeURIComponent(part);
+    } catch {
+      return part.split("=")[0]!.slice(0, 100);
+    }
+  }
+  return null;
+}
+
+/**
  * Refuses a NUL or a lone surrogate in any path parameter, query value or body string, a query key given more than
  * once or in bracket form, a `__proto__` field, and absurd nesting, for every
  * route in one place: both backends answer the same 400 instead of one storing it and the other failing.
  */
 export const checkInput: RequestHandler = (req, _res, next) => {
+  const malformed = malformedQueryKey(req.originalUrl);
+  if (malformed !== null) return next(new AppError("invalid_parameter", `${malformed}: not validly percent-encoded UTF-8.`, malformed));
   for (const [name, value] of Object.entries(req.params)) {
     const problem = stringProblem(value);
     if (problem) return next(new AppError("invalid_parameter", `${name}: ${problem}.`, name));

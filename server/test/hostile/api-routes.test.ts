@@ -459,6 +459,9 @@ describe("paths that are no route", () => {
     for (const [method, path] of [["PUT", "/api/organization"], ["DELETE", "/api/organization"], ["POST", "/api/auth/me"], ["GET", "/api/auth/login"], ["PATCH", "/api/organization/tokens"]] as const) {
       expectApiFailure(await send(path, { method, body: method === "GET" ? undefined : "{}" }), 404, "route_not_found", `${method} ${path}`);
     }
+    // The path named is the one requested, /api included, as on /v1.
+    expect((await send("/api/memory/x/promote", { method: "POST", body: "{}" })).json).toMatchObject({ message: "No route POST /api/memory/x/promote." });
+    expect((await send("/api/nothing?q=1", { method: "GET" })).json).toMatchObject({ message: "No route GET /api/nothing." });
   });
 
   it("the /api prefix in another case is no /api path: 404 route_not_found, never 500", async () => {

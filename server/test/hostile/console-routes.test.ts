@@ -79,13 +79,13 @@ describe("query strings", () => {
     pathOf = (pattern) => pattern.replace("{id}", memoryId).replace("{assistantId}", assistantId);
   });
 
-  it.each(queryRoutes)("$name takes each key once, and refuses it twice, as a list or an object with 400 naming it", async ({ path: pattern, query }) => {
+  it.each(queryRoutes)("$name takes each key once, and refuses it twice, as a list or an object, or not percent-encoded UTF-8, with 400 naming it", async ({ path: pattern, query }) => {
     const path = pathOf(pattern);
     for (const [key, value] of Object.entries(query)) {
       const one = `${key}=${encodeURIComponent(value)}`;
       const alone = await person.get(`${path}?${one}`);
       expect(alone.status, `${path}?${one}: ${JSON.stringify(alone.body)}`).toBe(200);
-      for (const variant of [`${one}&${one}`, `${key}[]=${encodeURIComponent(value)}`, `${key}[0]=${encodeURIComponent(value)}`, `${key}[a]=${encodeURIComponent(value)}`, `${one}&${key}=`]) {
+      for (const variant of [`${one}&${one}`, `${key}[]=${encodeURIComponent(value)}`, `${key}[0]=${encodeURIComponent(value)}`, `${key}[a]=${encodeURIComponent(value)}`, `${one}&${key}=`, `${key}=%ED%A0%80`, `${key}=%ZZ`]) {
         expectFailure(await person.get(`${path}?${variant}`), 400, "invalid_parameter", key, `${path}?${variant}`);
       }
     }
