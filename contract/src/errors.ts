@@ -30,6 +30,8 @@ export const errorCodes = {
   /** The HTTP parser refused the request itself (a broken request line or header): nothing was read. */
   malformed_request: { status: 400, type: "invalid_request_error" },
   headers_too_large: { status: 431, type: "invalid_request_error" },
+  /** The request's headers, or the whole of it, did not arrive in time (a client sending slowly, or stalled). */
+  request_timeout: { status: 408, type: "invalid_request_error" },
   /** An `Expect` header other than `100-continue`, which is all the server meets: nothing was read. */
   expectation_failed: { status: 417, type: "invalid_request_error" },
   memory_not_found: { status: 404, type: "invalid_request_error" },

@@ -21,7 +21,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * How long a request may take to arrive: its head, and the whole of it (a body of 1 MiB at 256 kbit/s takes about
+ * 33 s). Node's own are 60 s and 5 minutes, which let a client that sends a byte now and then hold a connection
+ * that long; a response, a streamed chat's included, is not timed.
+ */
+export const REQUEST_ARRIVAL_LIMITS = { headersMs: 20_000, requestMs: 60_000, checkEveryMs: 5_000 };
+
 export interface StartOptions {
+  /** Limits on a request's arrival other than REQUEST_ARRIVAL_LIMITS (the tests', which cannot wait a minute). */
+  arrivalLimits?: typeof REQUEST_ARRIVAL_LIMITS;
   validateResponses?: boolean;
   now?: () => Date;
   /** The other workers of this `engram serve`, told of changes their caches must not outlive. */
@@ -113,7 +122,11 @@ async function closeServices(services: Services): Promise<void> {
 async function serveHttp(services: Services, config: ServerConfig, logger: Logger, options: StartOptions) {
   const application = config.application ?? defaultApplicationConfig;
   const { listener, serverOptions } = createApp({ services, logger, validateResponses: options.validateResponses, application, consoleDir: config.consoleDir ?? null });
-  const server = createServer({ ...serverOptions, requireHostHeader: false }, requiringHost(listener)).listen(config.port, config.host);
+  const arrival = options.arrivalLimits ?? REQUEST_ARRIVAL_LIMITS;
+  const server = createServer(
+    { ...serverOptions, requireHostHeader: false, headersTimeout: arrival.headersMs, requestTimeout: arrival.requestMs, connectionsCheckingInterval: arrival.checkEveryMs },
+    requiringHost(listener),
+  ).listen(config.port, config.host);
   server.on("clientError", answerClientError);
   server.on("connect", refuseConnect);
   server.on("checkExpectation", refuseExpectation);

@@ -5,7 +5,7 @@ import type { ServerConfig } from "@engram/server/config";
 import type { DatabaseConfig } from "@engram/server/db/config";
 import { connectPrisma, type PrismaDb } from "@engram/server/db/prisma";
 import { createLogger } from "@engram/server/logger";
-import { type RunningServer, startServer } from "@engram/server/server";
+import { type RunningServer, type StartOptions, startServer } from "@engram/server/server";
 import { freshDatabase } from "./database";
 import { SessionClient } from "./session-client";
 import { testServerConfig } from "./server-config";
@@ -33,12 +33,14 @@ export type TestServerOptions = Partial<Omit<ServerConfig, "database">> & {
   now?: () => Date;
   /** Where the server logs; silent by default. */
   logger?: Logger;
+  /** Limits on a request's arrival other than the server's own (a test cannot wait a minute). */
+  arrivalLimits?: StartOptions["arrivalLimits"];
 };
 
 /** Another server process's worth of state (its own connections and queues) over an existing database. */
 export function startServerOn(database: DatabaseConfig, options: TestServerOptions = {}): Promise<RunningServer> {
-  const { now, logger, ...settings } = options;
-  return startServer(testServerConfig(database, settings), logger ?? createLogger("silent"), { validateResponses: true, now });
+  const { now, logger, arrivalLimits, ...settings } = options;
+  return startServer(testServerConfig(database, settings), logger ?? createLogger("silent"), { validateResponses: true, now, arrivalLimits });
 }
 
 /** The real server over HTTP on a free loopback port, with response validation against the contract. */

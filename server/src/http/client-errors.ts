@@ -6,11 +6,14 @@ import { errorCodes } from "@engram/contract";
 import { errorBody } from "./errors";
 
 /** Node's HTTP parser refuses some requests before Express sees them; these say why, in the documented shape. */
-function codeFor(error: NodeJS.ErrnoException): TErrorCode {
-  return error.code === "HPE_HEADER_OVERFLOW" ? "headers_too_large" : "malformed_request";
-}
+const refusals: Partial<Record<string, { code: TErrorCode; message: string }>> = {
+  HPE_HEADER_OVERFLOW: { code: "headers_too_large", message: "The request headers are too large." },
+  // Node's timeouts on a request's arrival (the server's headersTimeout and requestTimeout).
+  ERR_HTTP_REQUEST_TIMEOUT: { code: "request_timeout", message: "The request did not arrive in time: send its headers and body without pausing." },
+};
+const unreadable = { code: "malformed_request", message: "The request could not be parsed as HTTP." } as const;
 
-const reasons: Partial<Record<number, string>> = { 400: "Bad Request", 431: "Request Header Fields Too Large" };
+const reasons: Partial<Record<number, string>> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
 
 /** The documented error, written straight to the socket (there is no request to answer through), and the connection closed. */
 function endWithError(socket: Socket, code: TErrorCode, message: string): void {
@@ -23,15 +26,16 @@ function endWithError(socket: Socket, code: TErrorCode, message: string): void {
 
 /**
  * The server's `clientError` listener: a request the parser cannot read (oversized headers, a NUL in a header,
- * conflicting Content-Lengths, a broken request line) gets the documented JSON error and the connection closes.
+ * conflicting Content-Lengths, a broken request line) or that did not arrive in time gets the documented JSON error
+ * and the connection closes.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
     return;
   }
-  const code = codeFor(error);
-  endWithError(socket, code, code === "headers_too_large" ? "The request headers are too large." : "The request could not be parsed as HTTP.");
+  const { code, message } = refusals[error.code ?? ""] ?? unreadable;
+  endWithError(socket, code, message);
 }
 
 /** The server's `connect` listener: Node hands CONNECT to it alone (with none, it drops the connection unanswered). */
