@@ -12,12 +12,13 @@ import { tools } from "./tools";
 const listedTools = new Map(tools.map((tool) => [tool.name, listedTool(tool)]));
 
 /**
- * tools/call with its arguments left unread here. Registered with the SDK's own schema, arguments that are not a
- * plain record to its validator (null, an array, an object with a key named "constructor") failed as an internal
- * error (-32603); read leniently first, the SDK's check of tools/call answers them as invalid params (-32602), the
- * protocol's code for a client's mistake. Each tool then reads its arguments against its route's schema.
+ * tools/call with its params left unread here. Registered with the SDK's own schema, params missing or without a
+ * tool's name, or arguments that are not a plain record to its validator (null, an array, an object with a key named
+ * "constructor"), failed as an internal error (-32603); read leniently first, the SDK's check of tools/call answers
+ * them as invalid params (-32602), the protocol's code for a client's mistake, before the handler runs. Each tool
+ * then reads its arguments against its route's schema.
  */
-const CallToolRequest = CallToolRequestSchema.extend({ params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }) });
+const CallToolRequest = CallToolRequestSchema.extend({ params: z.unknown().optional() });
 
 // A server is made per request; left to itself, each would compile a JSON Schema validator of its own.
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
@@ -36,9 +37,11 @@ export function mcpServer(services: McpServices, connection: ToolConnection): Se
   let previous: Promise<unknown> = Promise.resolve();
   const withinBudget = answerBudget(connection);
   server.setRequestHandler(CallToolRequest, (request) => {
+    // The SDK's check of tools/call has found params with a tool's name by now; the arguments are the tool's to read.
+    const { name, arguments: args } = request.params as { name: string; arguments?: unknown };
     const turn = previous
       .then(nextTurn)
-      .then(() => callTool(services, connection, request.params.name, request.params.arguments))
+      .then(() => callTool(services, connection, name, args))
       .then(withinBudget);
     previous = turn.catch(() => undefined);
     return turn;

@@ -95,6 +95,11 @@ describe("the /mcp endpoint over HTTP", () => {
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ jsonrpc: "2.0", id: 2, error: { code: -32602 } });
     }
+    // So are params missing, or without a tool's name.
+    for (const params of [undefined, {}, { name: 7 }]) {
+      const answer = await post("/mcp", token, { jsonrpc: "2.0", id: 3, method: "tools/call", ...(params === undefined ? {} : { params }) });
+      expect(answer.body, `${JSON.stringify(params)} ${JSON.stringify(answer.body)}`).toMatchObject({ jsonrpc: "2.0", id: 3, error: { code: -32602 } });
+    }
     // Fields the route does not know are the route's error, as a tool error.
     const unknown = await call({ query: "x", extra: 1 });
     expect(unknown.body.result.isError).toBe(true);
