@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "@engram/test-support";
 import { expectDocumentedError, useSeededServer } from "./hostile/fixture";
 import { MAX_BODY_BYTES, MAX_RECORD_BODY_BYTES } from "../src/http/body";
-import { sendRaw, type RawResponse } from "./hostile/raw-http";
+import { sendRaw, type RawResponse, writeUntilClosed } from "./hostile/raw-http";
 
 /**
  * Bytes a hostile client sends that a database, a decoder or the router chokes on: undecodable
@@ -174,16 +174,7 @@ describe("compressed bodies", () => {
 });
 
 /** Sends `head` (request line and headers) and no body; resolves with all the server wrote before it closed. */
-function sendHeadOnly(head: string): Promise<string> {
-  const { hostname, port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(head));
-    const chunks: Buffer[] = [];
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    socket.on("error", reject);
-  });
-}
+const sendHeadOnly = (head: string) => writeUntilClosed(server.url, head);
 
 describe("declared sizes", () => {
   it("with Expect: 100-continue over the route's limit answer 413 without inviting the body; within it, 100 Continue", async () => {

@@ -1,6 +1,6 @@
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "@engram/test-support";
+import { writeUntilClosed } from "./hostile/raw-http";
 
 /**
  * A client that sends its request slowly, or stops halfway, is answered 408 request_timeout in the documented
@@ -16,16 +16,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 /** Writes `sent` and then nothing, and resolves with everything the server answered once it closed the connection. */
-function stall(sent: string): Promise<string> {
-  const { hostname, port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(sent));
-    const chunks: Buffer[] = [];
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    socket.on("error", reject);
-  });
-}
+const stall = (sent: string) => writeUntilClosed(server.url, sent);
 
 function expectTimedOut(answer: string): void {
   expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 408 Request Timeout");

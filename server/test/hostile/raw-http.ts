@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { connect } from "node:net";
 
 export interface RawResponse {
   status: number;
@@ -52,3 +53,15 @@ export function sendRaw(baseUrl: string, { method = "POST", path, headers = {}, 
 
 /** `text` as a JSON string with every character a \uXXXX escape: six bytes of JSON for one character, the most a string takes. */
 export const escapedJsonString = (text: string) => `"${[...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}"`;
+
+/** Writes `text` on a connection of its own and resolves with everything the server answered once it closed it. */
+export function writeUntilClosed(baseUrl: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(text));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    socket.on("error", reject);
+  });
+}
