@@ -107,6 +107,9 @@ describe("promoting", () => {
     expect(memory.state).toBe("durable");
     expect(history.map((h: { action: string }) => h.action)).toEqual(["created", "promoted"]);
     expect(history[1]).toMatchObject({ fromState: "candidate", toState: "durable", actor: `user:${admin.email}`, reason: "Confirmed with the team", tokenId: null });
+    // The request that reviewed it, as every /api and /v1 change records its own.
+    expect(history[1].requestId).toBe(res.headers.get("x-request-id"));
+    expect(history[1].requestId).toMatch(/^req_/);
   });
 
   it("twice answers 409 invalid_state_transition the second time, changing nothing", async () => {

@@ -100,9 +100,9 @@ export function organizationAdmin(deps: {
 
     candidates: (actor: OrgActor, environment: TEnvironment | null) => candidates.list(actor.orgId, environment, candidateListLimit),
 
-    async review(actor: OrgActor, memoryId: string, decision: "promote" | "reject", reason?: string) {
+    async review(actor: OrgActor, memoryId: string, decision: "promote" | "reject", input: { reason?: string; requestId: string | null }) {
       requireManager(actor, "review candidate memories");
-      return candidates[decision](memoryId, { actor: actor.label, reason, orgId: actor.orgId });
+      return candidates[decision](memoryId, { actor: actor.label, reason: input.reason, requestId: input.requestId, orgId: actor.orgId });
     },
   };
 }

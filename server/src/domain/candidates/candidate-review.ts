@@ -8,6 +8,8 @@ export interface ReviewInput {
   /** Who reviewed, e.g. `user:alice@example.com`; recorded in the memory's history. */
   actor: string;
   reason?: string;
+  /** The request that asked for the review, recorded in the history as the API's changes are; none from the CLI. */
+  requestId?: string | null;
   /** The reviewer's organization: another organization's memory is as absent as a missing one. Null for the CLI. */
   orgId?: string | null;
 }
@@ -37,7 +39,7 @@ export function candidateService(store: Store, { clock }: { clock: Clock }) {
         actor: input.actor,
         tokenId: null,
         reason: input.reason ?? null,
-        requestId: null,
+        requestId: input.requestId ?? null,
         createdAt: at,
       });
       return memoryView({ ...updated, updatedAt: changedAt });

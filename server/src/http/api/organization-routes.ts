@@ -4,6 +4,7 @@ import type { OrganizationAdmin } from "../../domain/administration/organization
 import type { AgentRecord, OrganizationRecord, TokenRecord } from "../../domain/access/records";
 import type { MemberView } from "../../domain/people/ports";
 import { actorOf } from "./session-auth";
+import { requestIdOf } from "../request-context";
 
 const s = initServer();
 const ok = { success: true as const };
@@ -77,13 +78,13 @@ export function organizationRoutes(admin: OrganizationAdmin) {
       status: 200 as const,
       body: { ...ok, candidates: await admin.candidates(actorOf(res), query.environment ?? null) },
     }),
-    promoteCandidate: async ({ params, body, res }) => ({
+    promoteCandidate: async ({ params, body, req, res }) => ({
       status: 200 as const,
-      body: { ...ok, memory: await admin.review(actorOf(res), params.id, "promote", body?.reason) },
+      body: { ...ok, memory: await admin.review(actorOf(res), params.id, "promote", { reason: body?.reason, requestId: requestIdOf(req) }) },
     }),
-    rejectCandidate: async ({ params, body, res }) => ({
+    rejectCandidate: async ({ params, body, req, res }) => ({
       status: 200 as const,
-      body: { ...ok, memory: await admin.review(actorOf(res), params.id, "reject", body?.reason) },
+      body: { ...ok, memory: await admin.review(actorOf(res), params.id, "reject", { reason: body?.reason, requestId: requestIdOf(req) }) },
     }),
   });
 }
