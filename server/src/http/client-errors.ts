@@ -43,12 +43,17 @@ export function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
   endWithError(socket as Socket, "malformed_request", "CONNECT is not served: this server is no proxy.");
 }
 
+/** The documented error answered through Node's response, before any route, and the connection closed. */
+function answerWithError(response: ServerResponse, code: TErrorCode, message: string): void {
+  const body = JSON.stringify(errorBody(code, message));
+  response.writeHead(errorCodes[code].status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
+  response.end(body);
+}
+
 /** The server's `checkExpectation` listener: an `Expect` other than `100-continue` (Node's own answer is an empty 417). */
 export function refuseExpectation(request: IncomingMessage, response: ServerResponse): void {
   const expected = String(request.headers.expect).slice(0, 100);
-  const body = JSON.stringify(errorBody("expectation_failed", `Expect: ${expected} cannot be met; this server meets only Expect: 100-continue.`));
-  response.writeHead(417, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
-  response.end(body);
+  answerWithError(response, "expectation_failed", `Expect: ${expected} cannot be met; this server meets only Expect: 100-continue.`);
 }
 
 /**
@@ -58,8 +63,6 @@ export function refuseExpectation(request: IncomingMessage, response: ServerResp
 export function requiringHost(listener: RequestListener): RequestListener {
   return (request, response) => {
     if (request.headers.host !== undefined || request.httpVersion !== "1.1") return listener(request, response);
-    const body = JSON.stringify(errorBody("malformed_request", "An HTTP/1.1 request needs a Host header."));
-    response.writeHead(400, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
-    response.end(body);
+    answerWithError(response, "malformed_request", "An HTTP/1.1 request needs a Host header.");
   };
 }

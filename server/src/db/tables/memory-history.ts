@@ -4,6 +4,7 @@ import type { PagePosition } from "../../domain/kernel/page-cursor";
 import type { HistoryAction, HistoryRecord, StoredHistoryEntry } from "../../domain/memory/records";
 import type { PrismaTx } from "../prisma";
 import { rowsPast } from "../page-where";
+import { prismaReads, type SqlReads } from "../sql-reads";
 import { insertStatements, packedDate, type Row, sql, type Table } from "../sql";
 import { memoryTable } from "./memories/memory-table";
 
@@ -22,25 +23,20 @@ export function historyRows(entries: readonly HistoryRecord[]): Row<HistoryColum
  * so a change that waited may commit after one that took a later time; asked once the change holds the row,
  * this keeps the history, listed by time, in the order the changes committed (docs/exactly-once-writes.md).
  */
-export const entryTimeAfter = (latest: Date | null, at: Date): Date => (latest !== null && latest.getTime() >= at.getTime() ? new Date(latest.getTime() + 1) : at);
-
-/** The statement reading the time of the memory's latest entry (along its index). */
-export const latestEntryTime = (memoryId: string) =>
-  sql`SELECT "createdAt" FROM "MemoryHistory" WHERE "memoryId" = ${memoryId} ORDER BY "createdAt" DESC LIMIT 1`;
-
-/** The time an entry about the memory takes, for a change at `at` that holds the memory's row (entryTimeAfter). */
-export async function entryTime(db: PrismaTx, memoryId: string, at: Date): Promise<Date> {
-  const [latest] = await db.$queryRaw<Array<{ createdAt: unknown }>>(latestEntryTime(memoryId));
-  return entryTimeAfter(packedDate(latest?.createdAt ?? null), at);
+export async function entryTime(reads: SqlReads, memoryId: string, at: Date): Promise<Date> {
+  // Along the (memoryId, createdAt) index.
+  const [latest] = await reads.rows<{ createdAt: unknown }>(sql`SELECT "createdAt" FROM "MemoryHistory" WHERE "memoryId" = ${memoryId} ORDER BY "createdAt" DESC LIMIT 1`);
+  const latestAt = packedDate(latest?.createdAt ?? null);
+  return latestAt !== null && latestAt.getTime() >= at.getTime() ? new Date(latestAt.getTime() + 1) : at;
 }
 
 /**
  * One entry, outside a batch (the same row and statement a batch writes), by a change that holds the memory's
- * row: at its time, or just after the latest entry (entryTimeAfter), the memory's updatedAt moved with it.
+ * row: at its time, or just after the latest entry (entryTime), the memory's updatedAt moved with it.
  * Returns the time the entry took.
  */
 export async function appendHistory(db: PrismaTx, entry: HistoryRecord): Promise<Date> {
-  const at = await entryTime(db, entry.memoryId, entry.createdAt);
+  const at = await entryTime(prismaReads(db), entry.memoryId, entry.createdAt);
   if (at !== entry.createdAt) await db.memory.updateMany({ where: { id: entry.memoryId, updatedAt: entry.createdAt }, data: { updatedAt: at } });
   for (const statement of insertStatements(memoryHistoryTable, historyRows([{ ...entry, createdAt: at }]))) await db.$executeRaw(statement);
   return at;

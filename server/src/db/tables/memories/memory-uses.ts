@@ -1,5 +1,6 @@
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { PrismaTx } from "../../prisma";
+import { prismaReads } from "../../sql-reads";
 import { entryTime } from "../memory-history";
 import { type MemoryRow, recentUsesOf } from "./memory-table";
 
@@ -19,7 +20,7 @@ export async function countUse(
   const [touched] = await db.memory.updateManyAndReturn({ where, data: { updatedAt: at } });
   if (!touched) return null;
   // The use is dated as its history entry will be: after the latest one (memory-history.ts).
-  const usedAt = await entryTime(db, touched.id, at);
+  const usedAt = await entryTime(prismaReads(db), touched.id, at);
   return db.memory.update({
     where: { id: touched.id },
     data: { reinforcementCount: { increment: 1 }, lastReinforcedAt: usedAt, recentUses: JSON.stringify(addUse(recentUsesOf(touched), usedAt)), updatedAt: usedAt },

@@ -7,7 +7,7 @@ import type { Dialect } from "../../dialect";
 import { empty, insertStatements, join, packedDate, raw, type Sql, sql } from "../../sql";
 import type { SqlReads } from "../../sql-reads";
 import type { SqlSession } from "../../sql-session";
-import { entryTimeAfter, historyRows, latestEntryTime, memoryHistoryTable } from "../memory-history";
+import { entryTime, historyRows, memoryHistoryTable } from "../memory-history";
 import { recentUsesOf } from "../memories/memory-table";
 import { reflectionEventTable } from "./reflection-events";
 
@@ -111,15 +111,10 @@ const HISTORY_ACTION_FOR_STATE: Partial<Record<TMemoryState, "suppressed" | "pro
  */
 export function reflectionMemoryRepository(session: SqlSession, dialect: Dialect, pages: SqlReads = session): ReflectionMemoryRepository {
   const inScope = (scope: ReflectionScope, id: string) => sql`"id" = ${id} AND "orgId" = ${scope.orgId} AND "environment" = ${scope.environment}`;
-  /** The time an entry about the memory takes, once the change holds its row (memory-history.ts). */
-  async function entryTime(memoryId: string, at: Date): Promise<Date> {
-    const [latest] = await session.rows<{ createdAt: unknown }>(latestEntryTime(memoryId));
-    return entryTimeAfter(packedDate(latest?.createdAt ?? null), at);
-  }
   /** The history row and the event of a change that applied. */
   async function explain(scope: ReflectionScope, runId: string, change: ReflectionChange, history: ReturnType<typeof historyOf>, at: Date): Promise<void> {
     // As the API's changes write theirs (appendHistory): after the latest entry, the memory's updatedAt moved with it.
-    const entryAt = await entryTime(change.memoryId, history.createdAt);
+    const entryAt = await entryTime(session, change.memoryId, history.createdAt);
     if (entryAt !== history.createdAt) {
       await session.changes(sql`UPDATE "Memory" SET "updatedAt" = ${entryAt} WHERE "id" = ${change.memoryId} AND "updatedAt" = ${history.createdAt}`);
     }
@@ -158,7 +153,7 @@ export function reflectionMemoryRepository(session: SqlSession, dialect: Dialect
       if (!touched) return false;
       const uses = recentUsesOf({ recentUses: touched.recentUses, createdAt: packedDate(touched.createdAt)!, lastReinforcedAt: packedDate(touched.lastReinforcedAt) });
       // The use is dated as its history entry will be, as the API's reinforcement dates it.
-      const usedAt = await entryTime(change.memoryId, at);
+      const usedAt = await entryTime(session, change.memoryId, at);
       await session.changes(sql`
         UPDATE "Memory" SET "reinforcementCount" = "reinforcementCount" + 1, "lastReinforcedAt" = ${usedAt}, "recentUses" = ${JSON.stringify(recordUse(uses, usedAt))},
           "updatedAt" = ${usedAt}
